@@ -1,0 +1,40 @@
+"""The ``deid`` command line. Each area's commands live in ``deid/commands/``."""
+
+from __future__ import annotations
+
+import logging
+
+import typer
+
+app = typer.Typer(
+    name="deid",
+    help="Anonymize German court decisions: placeholders, surrogates, models, MLOps.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,  # locals may hold document text
+)
+
+
+@app.callback()
+def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logging.")) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def _register() -> None:
+    """Attach the sub-commands; imported lazily per module so `deid --help` stays fast."""
+    import importlib
+    import pkgutil
+
+    import deid.commands as commands
+
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"deid.commands.{info.name}")
+        module.register(app)
+
+
+_register()
+
+if __name__ == "__main__":
+    app()

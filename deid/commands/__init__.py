@@ -1,0 +1,1 @@
+"""Typer sub-commands; every module here defines ``register(app: typer.Typer) -> None``."""

@@ -1,0 +1,180 @@
+"""The data contract every part of deid shares: spans, documents and the label set.
+
+Character offsets are the truth everywhere: a span's ``start``/``end`` index the document's
+``text`` (Python string indices, end exclusive). Token labels, element labels and BIO tags are
+all derived from spans, never stored as the primary form.
+
+This module imports nothing from deid, so every other module may import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+# --- sensitive types --------------------------------------------------------------------
+# Coarse types: placeholder types inferred from context, model labels, gold span labels.
+PERSON = "PERSON"
+ORGANIZATION = "ORGANIZATION"
+LOCATION = "LOCATION"
+STREET = "STREET"  # street name, optionally with house number
+DATE = "DATE"
+MONEY = "MONEY"
+ID = "ID"  # account, contract, file, permit, patent, tax numbers ...
+CONTACT = "CONTACT"  # e-mail, phone, URL
+OTHER = "OTHER"
+
+LABELS: tuple[str, ...] = (
+    PERSON,
+    ORGANIZATION,
+    LOCATION,
+    STREET,
+    DATE,
+    MONEY,
+    ID,
+    CONTACT,
+    OTHER,
+)
+
+# Fine types produced by rule recognizers; each maps to one coarse type for evaluation
+# and for the model's label space.
+FINE_TO_COARSE: dict[str, str] = {
+    "IBAN": ID,
+    "BIC": ID,
+    "TAX_ID": ID,
+    "VAT_ID": ID,
+    "SOCIAL_SECURITY_ID": ID,
+    "LICENSE_PLATE": ID,
+    "PATENT": ID,
+    "BRAND_NUMBER": ID,
+    "PERMIT_NUMBER": ID,
+    "CONTRACT_NUMBER": ID,
+    "EMAIL": CONTACT,
+    "URL": CONTACT,
+    "PHONE": CONTACT,
+    "DATE_OF_BIRTH": DATE,
+}
+
+# --- insensitive ("keep") types ---------------------------------------------------------
+# Entities a decision keeps in clear text: gold "keep" spans of the rewritten test sets.
+JUDGE = "JUDGE"
+COURT = "COURT"
+LAW = "LAW"
+CASE_REFERENCE = "CASE_REFERENCE"
+LITERATURE = "LITERATURE"
+PUBLIC_ENTITY = "PUBLIC_ENTITY"  # institutions, countries, public places and persons
+
+KEEP_LABELS: tuple[str, ...] = (JUDGE, COURT, LAW, CASE_REFERENCE, LITERATURE, PUBLIC_ENTITY)
+
+
+def coarse_label(label: str) -> str:
+    """Map a fine recognizer label (``IBAN``) to its coarse type (``ID``); coarse stays."""
+    return FINE_TO_COARSE.get(label, label)
+
+
+def bio_labels(labels: Iterable[str] = LABELS) -> tuple[str, ...]:
+    """The fixed BIO tag set for token classification: ``O`` then ``B-X``/``I-X`` per type.
+
+    Fixed here (not derived from a data split) so a type missing from one split never
+    renumbers the others.
+    """
+    tags = ["O"]
+    for label in labels:
+        tags += [f"B-{label}", f"I-{label}"]
+    return tuple(tags)
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A labelled character range ``text[start:end]``; carries no text on purpose."""
+
+    start: int
+    end: int
+    label: str
+    score: float | None = field(default=None, compare=False)
+    source: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.start <= self.end):
+            raise ValueError(f"invalid span offsets {self.start}..{self.end}")
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    def overlaps(self, other: "Span") -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def with_label(self, label: str) -> "Span":
+        return replace(self, label=label)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"start": self.start, "end": self.end, "label": self.label}
+        if self.score is not None:
+            out["score"] = round(float(self.score), 4)
+        if self.source is not None:
+            out["source"] = self.source
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Span":
+        return cls(
+            start=int(data["start"]),
+            end=int(data["end"]),
+            label=str(data["label"]),
+            score=data.get("score"),
+            source=data.get("source"),
+        )
+
+
+def spans_to_dicts(spans: Iterable[Span]) -> list[dict[str, Any]]:
+    return [s.to_dict() for s in sorted(spans)]
+
+
+def spans_from_dicts(items: Iterable[dict[str, Any]] | None) -> list[Span]:
+    return sorted(Span.from_dict(d) for d in (items or []))
+
+
+@dataclass
+class Document:
+    """One decision. ``entities`` are source annotations (e.g. LER tags), ``spans`` gold
+    sensitive spans, ``keep`` gold insensitive entities; all index ``text``."""
+
+    id: str
+    text: str
+    court: str | None = None
+    source: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    entities: list[Span] = field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
+    keep: list[Span] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "text": self.text, "meta": dict(self.meta)}
+        if self.court is not None:
+            out["court"] = self.court
+        if self.source is not None:
+            out["source"] = self.source
+        for name in ("entities", "spans", "keep"):
+            value = getattr(self, name)
+            if value:
+                out[name] = spans_to_dicts(value)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Document":
+        if "id" not in data or "text" not in data:
+            raise ValueError("a document needs 'id' and 'text'")
+        if not isinstance(data["text"], str):
+            raise ValueError(f"document {data['id']!s}: 'text' must be a string")
+        meta = dict(data.get("meta") or {})
+        return cls(
+            id=str(data["id"]),
+            text=data["text"],
+            court=data.get("court", meta.get("court")),
+            source=data.get("source", meta.get("source")),
+            meta=meta,
+            entities=spans_from_dicts(data.get("entities")),
+            spans=spans_from_dicts(data.get("spans")),
+            keep=spans_from_dicts(data.get("keep")),
+        )
