@@ -22,16 +22,16 @@ def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logg
     )
 
 
+# One explicit list (no discovery magic): adding a command module means adding its name here.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
 def _register() -> None:
-    """Attach the sub-commands; imported lazily per module so `deid --help` stays fast."""
+    """Attach the sub-commands of every module in ``deid/commands`` named above."""
     import importlib
-    import pkgutil
 
-    import deid.commands as commands
-
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"deid.commands.{info.name}")
-        module.register(app)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"deid.commands.{name}").register(app)
 
 
 _register()
