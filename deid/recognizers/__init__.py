@@ -1,0 +1,104 @@
+"""Rule recognizers for structured identifiers, and the registry that builds them from config.
+
+Registry names are versioned (``deid.recognizers.iban.v1``): when a recognizer's behaviour
+changes, register ``.v2`` beside ``.v1`` so that stored configs keep their meaning.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from deid.recognizers.base import Pattern, PatternRecognizer, Recognizer, resolve_overlaps
+from deid.recognizers.bic import BicRecognizer
+from deid.recognizers.brand_number import BrandNumberRecognizer
+from deid.recognizers.contract_number import ContractNumberRecognizer
+from deid.recognizers.date_of_birth import DateOfBirthRecognizer
+from deid.recognizers.email import EmailRecognizer
+from deid.recognizers.iban import IbanRecognizer
+from deid.recognizers.license_plate import LicensePlateRecognizer
+from deid.recognizers.patent import PatentRecognizer
+from deid.recognizers.permit_number import PermitNumberRecognizer
+from deid.recognizers.phone import PhoneRecognizer
+from deid.recognizers.social_security import SocialSecurityRecognizer
+from deid.recognizers.tax_id import TaxIdRecognizer
+from deid.recognizers.tax_number import TaxNumberRecognizer
+from deid.recognizers.url import UrlRecognizer
+from deid.recognizers.vat_id import VatIdRecognizer
+from deid.schema import Span
+
+__all__ = [
+    "RECOGNIZERS",
+    "Pattern",
+    "PatternRecognizer",
+    "Recognizer",
+    "analyze_all",
+    "build_recognizers",
+    "resolve_overlaps",
+]
+
+RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
+    "deid.recognizers.iban.v1": IbanRecognizer,
+    "deid.recognizers.bic.v1": BicRecognizer,
+    "deid.recognizers.email.v1": EmailRecognizer,
+    "deid.recognizers.url.v1": UrlRecognizer,
+    "deid.recognizers.phone.v1": PhoneRecognizer,
+    "deid.recognizers.tax_id.v1": TaxIdRecognizer,
+    "deid.recognizers.tax_number.v1": TaxNumberRecognizer,
+    "deid.recognizers.vat_id.v1": VatIdRecognizer,
+    "deid.recognizers.social_security.v1": SocialSecurityRecognizer,
+    "deid.recognizers.license_plate.v1": LicensePlateRecognizer,
+    "deid.recognizers.patent.v1": PatentRecognizer,
+    "deid.recognizers.brand_number.v1": BrandNumberRecognizer,
+    "deid.recognizers.permit_number.v1": PermitNumberRecognizer,
+    "deid.recognizers.contract_number.v1": ContractNumberRecognizer,
+    "deid.recognizers.date_of_birth.v1": DateOfBirthRecognizer,
+}
+
+
+def _entry(name: str, value: Any) -> dict[str, Any]:
+    """One recognizer's settings: ``true``/``false`` is shorthand for ``{enabled: ...}``."""
+    if isinstance(value, bool):
+        return {"enabled": value}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"config for {name} must be a bool or a mapping")
+    unknown = set(value) - {"enabled", "min_score"}
+    if unknown:
+        raise ValueError(f"config for {name}: unknown keys {sorted(unknown)}")
+    return dict(value)
+
+
+def build_recognizers(config: Mapping[str, Any] | None = None) -> list[Recognizer]:
+    """Instantiate the registered recognizers; all are on unless the config turns them off.
+
+    ``config``::
+
+        {"min_score": 0.5,                          # floor for every recognizer
+         "recognizers": {
+             "deid.recognizers.phone.v1": {"enabled": false},
+             "deid.recognizers.url.v1": {"min_score": 0.8},
+             "deid.recognizers.patent.v1": false}}  # shorthand for enabled: false
+    """
+    config = dict(config or {})
+    unknown = set(config) - {"min_score", "recognizers"}
+    if unknown:
+        raise ValueError(f"unknown recognizer config keys {sorted(unknown)}")
+    floor = float(config.get("min_score", 0.0))
+    entries = {name: _entry(name, v) for name, v in (config.get("recognizers") or {}).items()}
+    missing = set(entries) - set(RECOGNIZERS)
+    if missing:
+        raise ValueError(f"unknown recognizers {sorted(missing)}; known: {sorted(RECOGNIZERS)}")
+    built: list[Recognizer] = []
+    for name, cls in RECOGNIZERS.items():
+        entry = entries.get(name, {})
+        if not entry.get("enabled", True):
+            continue
+        min_score = max(floor, float(entry.get("min_score", floor)))
+        built.append(cls(name=name, min_score=min_score))
+    return built
+
+
+def analyze_all(text: str, recognizers: Iterable[Recognizer]) -> list[Span]:
+    """Spans of all recognizers, sorted by offset; where two overlap, the higher score wins,
+    on a tie the longer span."""
+    spans = [span for recognizer in recognizers for span in recognizer.analyze(text)]
+    return sorted(resolve_overlaps(spans))
