@@ -19,7 +19,7 @@ from itertools import accumulate
 from random import Random
 
 from deid.surrogates.commonwords import COMMON_WORDS
-from deid.surrogates.pools import in_pool
+from deid.surrogates.pools import in_pool, pool_of
 
 FEMALE = "f"
 MALE = "m"
@@ -38,6 +38,7 @@ _PATRONYMIC_RE = re.compile(
 FIRST_NAME_MIN_COUNT = 5  # rarer names in the Berlin statistics are mostly noise
 GENDER_DOMINANCE = 0.9  # a name counts as female/male only if ≥ 90 % of its bearers are
 _FIRST_NAME_WEIGHT_EXPONENT = 0.75  # flatter than raw counts: realistic but varied
+_PLACE_JUNK_RE = re.compile(r"\b(?:OT|HBF|Gewerbegebiet|Industriegebiet)\b")  # districts, sites
 _CAMEL_RE = re.compile(r"[a-zäöüß][A-ZÄÖÜ]")  # glued list artefacts ("AdresseFuchshofener")
 # The surname list has no counts and many English entries; names that look German are
 # drawn this many times more often so surrogates read like names in German decisions.
@@ -98,12 +99,17 @@ class Sampler:
         """A draw keeping the initial letters ``prefix`` where the list allows: the whole
         prefix ("Sch"), else its first letter, else its umlaut's base ("Ö" -> "O"), else any.
         ``minimum`` avoids always drawing the same few entries of a tiny prefix list."""
+        plain = self.unhyphenated  # "K." shows one name; "Müller-Lüdenscheidt" would be "M.-L."
         for candidate in (prefix, prefix[:1], _UMLAUT_BASE.get(prefix[:1], "")):
             if candidate:
-                restricted = self.with_prefix(candidate)
+                restricted = plain.with_prefix(candidate)
                 if len(restricted) >= minimum:
                     return restricted.sample(rng)
-        return self.sample(rng)
+        return plain.sample(rng) if plain else self.sample(rng)
+
+    @cached_property
+    def unhyphenated(self) -> Sampler:
+        return self.where(lambda e: "-" not in e)
 
     def where(self, keep: Callable[[str], bool]) -> Sampler:
         """A new sampler over the entries for which ``keep`` holds (weights kept)."""
@@ -144,7 +150,9 @@ def clean_places(entries: Iterable[str], pattern: re.Pattern[str] = _PLACE_RE) -
             continue
         if any(len(tok) >= 3 and tok.isupper() for tok in re.split(r"[ \-&.]", entry)):
             continue
-        if _CAMEL_RE.search(entry) or entry in COMMON_WORDS or entry.casefold() in seen:
+        if _CAMEL_RE.search(entry) or _PLACE_JUNK_RE.search(entry):
+            continue
+        if entry in COMMON_WORDS or entry.casefold() in seen:
             continue
         seen.add(entry.casefold())
         out.append(entry)
@@ -181,12 +189,12 @@ class Gazetteers:
         in_pool("", pool)  # validates the pool name
         self.pool = pool
 
-    def _pooled(self, entries: Iterable[str]) -> list[str]:
-        return [e for e in entries if in_pool(e, self.pool)]
+    def _pooled(self, name: str) -> list[str]:
+        return _split(name)[self.pool]
 
     @cached_property
     def surnames(self) -> Sampler:
-        names = self._pooled(clean_names(read_lines("surnames.txt.xz")))
+        names = self._pooled("surnames.txt.xz")
         weights = [GERMAN_SURNAME_WEIGHT if _GERMAN_SURNAME_RE.search(n) else 1.0 for n in names]
         return Sampler(names, weights)
 
@@ -207,13 +215,13 @@ class Gazetteers:
 
     @cached_property
     def cities(self) -> Sampler:
-        return Sampler(self._pooled(clean_places(read_lines("cities.txt.xz"))))
+        return Sampler(self._pooled("cities.txt.xz"))
 
     @cached_property
     def unhyphenated_cities(self) -> Sampler:
         """Cities without a district suffix ("Bad Tölz", not "Aalen-Attenhofen"): a
         hyphen in a surrogate should come from a hyphenated placeholder."""
-        return self.cities.where(lambda e: "-" not in e)
+        return self.cities.unhyphenated
 
     @cached_property
     def simple_cities(self) -> Sampler:
@@ -222,17 +230,34 @@ class Gazetteers:
 
     @cached_property
     def streets(self) -> Sampler:
-        return Sampler(self._pooled(clean_places(read_lines("streets.txt.xz"))))
+        return Sampler(self._pooled("streets.txt.xz"))
 
     @cached_property
     def companies(self) -> Sampler:
-        entries = clean_places(read_lines("companies.txt.xz"), _COMPANY_RE)
-        return Sampler(self._pooled(entries))
+        return Sampler(self._pooled("companies.txt.xz"))
 
     def streets_ending(self, word: str, style: str) -> Sampler:
         """Streets written with ``word`` as ``glued`` ("Rosenstraße"), ``space``
         ("Gothaer Straße") or ``hyphen`` ("Goethe-Straße")."""
         return _streets_ending(self, word, style)
+
+
+_CLEANERS: dict[str, Callable[[Iterable[str]], list[str]]] = {
+    "surnames.txt.xz": clean_names,
+    "cities.txt.xz": clean_places,
+    "streets.txt.xz": clean_places,
+    "companies.txt.xz": lambda entries: clean_places(entries, _COMPANY_RE),
+}
+
+
+@cache
+def _split(name: str) -> dict[str, list[str]]:
+    """A gazetteer cleaned once and split once into pools (shared by all pools' samplers)."""
+    entries = _CLEANERS[name](read_lines(name))
+    pools: dict[str, list[str]] = {"all": entries, "train": [], "eval": []}
+    for entry in entries:
+        pools[pool_of(entry)].append(entry)
+    return pools
 
 
 @cache

@@ -59,7 +59,7 @@ _AFTER_RE = re.compile(
     r"^[^.;:!?]{0,60}?\b(?:(?P<m>er|ihm|sein|seine|seiner|seinem|seinen|seines)"
     r"|(?P<f>ihre|ihrer|ihrem|ihren|ihres))\b"
 )
-_LOOKBACK = 3  # words before the name (after skipping titles) that may carry the cue
+_LOOKBACK = 1  # only the word right before the name (titles skipped) carries the cue
 
 
 def _adjective_gender(ending: str, article: str | None) -> str | None:

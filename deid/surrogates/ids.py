@@ -24,7 +24,7 @@ _CONTEXT_KINDS: tuple[tuple[re.Pattern[str], Callable[[Request], str]], ...] = t
         (r"\bBIC\b", checked_ids.bic),
         (r"USt|Umsatzsteuer", checked_ids.vat_id),
         (
-            r"Steuer(?:nummer|-Nr\.?)|St\.?-?Nr\.|Identifikationsnummer|Steuer-ID",
+            r"Steuer(?:nummer|-Nr\.?)|St\.?-?Nr\.|\bIdentifikationsnummer|Steuer-ID",
             checked_ids.tax_id,
         ),
         (r"(?:Renten|Sozial)versicherungsnummer|RV-Nr", checked_ids.social_security_id),

@@ -69,7 +69,10 @@ def _name(req: Request, letter: str, single_word: bool) -> str:
         return f"{surname} {_trade(req, '')}"
     if x < 0.75:
         return f"{surname} & {req.gaz.surnames.sample(req.rng)}"
-    return req.gaz.companies.sample_initial(req.rng, letter, minimum=20)
+    companies = req.gaz.companies.unhyphenated
+    if letter and len(companies.with_prefix(letter)) < 20:  # too few to keep the initial
+        return f"{surname} {_trade(req, '')}"
+    return companies.with_prefix(letter).sample(req.rng)
 
 
 def generate_organization(req: Request) -> str:

@@ -13,6 +13,8 @@ _PARTICLES = {"v.": "von"}
 
 def _draw(sampler: Sampler, req: Request, letters: tuple[str, ...], parts: int) -> str:
     """A name of ``parts`` hyphenated pieces, piece i starting with ``letters[i]``."""
+    if parts > 1:
+        sampler = sampler.unhyphenated
     pieces = []
     for i in range(parts):
         prefix = letters[i] if i < len(letters) else ""
