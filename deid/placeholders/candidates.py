@@ -1,0 +1,127 @@
+"""Candidate placeholders found by surface patterns (Schamberger 2019, appendix A.1).
+
+*Obvious* patterns (special ellipses, same-character runs, ``Kstraße``, single-letter
+e-mails/URLs) can only be placeholders. *Potential* patterns (a bare ellipsis, a single
+letter, initials) may also be omissions, abbreviations, outline or law references; the
+context rules in :mod:`deid.placeholders.rules` decide those.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+U = "A-ZÄÖÜ"
+LOW = "a-zäöüß"
+
+# Obvious ----------------------------------------------------------------------------
+# "xx.xx.2015", "XX.XX.XXXX", "xxx", "Xxxxx", "Yyy", "Zzzz-Weg": runs of one character.
+_SAME_CHAR = "|".join(f"{c}{c.lower()}{{2,}}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+XRUN = re.compile(
+    rf"(?<![\w.])(?:[xX]{{2,}}(?:[./-](?:[xX]+|\d+))+|x{{2,}}|X{{4,}}|{_SAME_CHAR})"
+    rf"(?:-[{U}{LOW}]+)?(?![\w])"
+)
+DATE_XRUN = re.compile(r"(?<![\w.])(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{2,4}|\d{2,4})(?![\w])")
+# "Kstraße", "Kweg", "Mstraße": a street word fused to a single capital letter.
+STREET_FUSED = re.compile(
+    rf"(?<![\w.\-])[{U}](?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)(?!\w)"
+)
+# Special ellipses: attached to letters ("…straße", "S…", "B1 …" is handled as letter+ellipsis).
+ELLIPSIS = re.compile(r"…|(?<!\.)\.{3}(?!\.)")
+URL_EMAIL = re.compile(
+    rf"(?<![\w.@])(?:(?:https?://)?www\.[a-z]\.[a-z]{{2,3}}|https?://[a-z](?:\.[a-z]{{2,3}})?|"
+    rf"[a-z]{{1,12}}@[a-z]\.[a-z]{{2,3}}|[a-z]@[a-z0-9\-]+\.[a-z]{{2,3}})(?![\w@])"
+)
+
+# Potential ----------------------------------------------------------------------------
+# One unit: "K." or a short name abbreviation "Sch.", "St.", "Al.".
+_UNIT = rf"[{U}](?:[{LOW}]{{1,2}})?\."
+# Sequences of units: "A. G.", "E.-N.", "D. - M.", "U. Sch.", "H.-G.".
+INITIALS = re.compile(
+    rf"(?<![\w.\-/]){_UNIT}(?:\s?-?\s?{_UNIT})*(?![\w])"
+    rf"|(?<![\w.\-/])[{U}]\.?(?:-[{U}]\.?)+(?![\w\-])"  # hyphenated: "A-M", "H.-G."
+)
+# A bare capital letter, optionally with a digit ("B1") or a hyphenated word ("A-GbR").
+LETTER = re.compile(rf"(?<![\w.\-/§&])[{U}](?:\d(?![\d.,]))?(?=-[\w]|[^\w.]|\.\.\.|$)")
+# A lowercase single letter only counts before a legal form ("w GmbH").
+LOWER_LETTER = re.compile(rf"(?<![\w.\-])[{LOW}](?=\s+(?:GmbH|AG|KG|Holding|GbR)\b)")
+
+# Units that are ordinary abbreviations or titles, never the start of a name placeholder.
+_LEADING_NON_NAMES = frozenset(
+    "Dr. Nr. Rn. Bl. Bd. Abs. Art. Hr. Fr. Fa. Ziff. Vgl. Tel. Az. St. Sp. Kl. Gr.".split()
+)
+_UNIT_RE = re.compile(_UNIT)
+
+
+def _skip_leading_abbreviations(text: str, start: int, end: int) -> int:
+    """Start of the match after leading "Dr."/"Nr."-like units ("Dr. R." → "R.")."""
+    pos = start
+    while True:
+        m = _UNIT_RE.match(text, pos, end)
+        if not m or m.group(0) not in _LEADING_NON_NAMES:
+            return pos
+        nxt = pos + len(m.group(0))
+        while nxt < end and text[nxt] in " -":
+            nxt += 1
+        if nxt >= end:
+            return pos if pos == start else pos
+        pos = nxt
+
+
+_LETTER_BEFORE = re.compile(rf"(?<![\w.\-])[{U}{LOW}]\d?$")
+
+
+def _special_ellipsis(text: str, start: int, end: int) -> bool:
+    """"S…", "a…", "W1…", "…straße", "…-GmbH": an ellipsis fused to a single letter or to a
+    suffix can only be a placeholder; fused to a whole word ("hiermit…") it is an omission."""
+    if _LETTER_BEFORE.search(text[max(0, start - 4) : start]):
+        return True
+    nxt = text[end : end + 2]
+    return bool(nxt) and (nxt[0] in f"{LOW}-" and not text[start - 1 : start].isalnum())
+
+
+QUOTES_OPEN = "„‚»\"“'"
+QUOTES_CLOSE = "“”‘«\"'"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A surface match; ``kind`` names the pattern family for rules and error analysis."""
+
+    start: int
+    end: int
+    kind: str  # xrun | date_xrun | street_fused | ellipsis | url_email | initials | letter | lower
+    obvious: bool
+
+
+def find_candidates(text: str) -> Iterator[Candidate]:
+    """All pattern matches in text order; overlapping matches are resolved by the detector."""
+    found: list[Candidate] = []
+    for m in DATE_XRUN.finditer(text):
+        if "x" in m.group(0).lower():
+            found.append(Candidate(m.start(), m.end(), "date_xrun", True))
+    for m in XRUN.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "xrun", True))
+    for m in STREET_FUSED.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "street_fused", True))
+    for m in URL_EMAIL.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "url_email", True))
+    for m in ELLIPSIS.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "ellipsis", _special_ellipsis(text, m.start(), m.end())))
+    for m in INITIALS.finditer(text):
+        start = _skip_leading_abbreviations(text, m.start(), m.end())
+        if start < m.end():
+            found.append(Candidate(start, m.end(), "initials", False))
+    for m in LETTER.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "letter", False))
+    for m in LOWER_LETTER.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "lower", False))
+    found.sort(key=lambda c: (c.start, -(c.end - c.start)))
+    # drop candidates nested inside an earlier, longer obvious one
+    out: list[Candidate] = []
+    for cand in found:
+        if out and cand.start < out[-1].end and out[-1].obvious and cand.end <= out[-1].end:
+            continue
+        out.append(cand)
+    return iter(out)
