@@ -27,7 +27,7 @@ _TEXTUAL_RE = re.compile(
 )
 _YEAR_ONLY_HOLE_RE = re.compile(r"^(?:…|\.{3,})\s?\.?(?P<y>\d{4})$")  # "… 2015", "....2022"
 _HOLE_RE = re.compile(rf"^{_HOLE}$")
-YEARS = (1990, 2023)
+YEARS = (1995, 2023)
 BIRTH_YEARS = (1940, 2005)
 
 
@@ -39,8 +39,10 @@ def _year(req: Request, shown: str | None, birth: bool) -> int:
     if shown and shown.isdigit():
         year = int(shown) if len(shown) == 4 else 2000 + int(shown)
         return year + (req.rng.randint(-3, 3) if birth and not _any_hole(req) else 0)
-    lo, hi = BIRTH_YEARS if birth else YEARS
-    return req.rng.randint(lo, hi)
+    if birth:
+        return req.rng.randint(*BIRTH_YEARS)
+    lo, hi = YEARS  # decisions mostly speak of the last few years
+    return hi - int(req.rng.random() ** 2 * (hi - lo + 1))
 
 
 def _any_hole(req: Request) -> bool:

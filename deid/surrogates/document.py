@@ -2,9 +2,10 @@
 test sets) or from a secret key (pseudonymization).
 
 Each placeholder's surrogate comes from its own random stream, derived from (seed, epoch,
-document, label, normalized surface) or HMAC(secret, document, label, normalized surface),
-so it does not depend on which other placeholders were replaced before, a new epoch gives
-new surrogates, and a re-run with the same key gives the same pseudonyms.
+document, label, normalized surface) or HMAC(secret, document, label, normalized surface):
+a new epoch gives new surrogates, a re-run with the same key the same pseudonyms, and a
+surrogate does not depend on the other placeholders, except where the document links them
+on purpose (a surname shared by "A. G." and "G.") or a collision forces a redraw.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import hashlib
 import hmac
 from random import Random
 
+from deid.schema import CONTACT, DATE, ID, MONEY, coarse_label
 from deid.surrogates.generator import SurrogateGenerator
 from deid.surrogates.request import Memory
-from deid.surrogates.surface import normalize
+from deid.surrogates.surface import normalize, shows_nothing
 
 MAX_COLLISION_TRIES = 20
+_VALUE_LABELS = (DATE, MONEY, ID, CONTACT)
 _SEP = "\x1f"
 
 
@@ -39,7 +42,8 @@ def keyed_rng(secret: bytes, doc_id: str, label: str, surface: str, attempt: int
 class DocumentSurrogates:
     """Surrogates of one document: the same placeholder (label + normalized surface) always
     gets the same surrogate, different placeholders different ones, and surname-only
-    mentions reuse the surname of the full name with the same initials."""
+    mentions reuse the surname of the full name with the same initials. Placeholders that
+    show nothing ("…") are told apart by their role word or occurrence (see ``_key``)."""
 
     def __init__(
         self,
@@ -57,6 +61,7 @@ class DocumentSurrogates:
         self._memory = Memory()
         self._by_key: dict[tuple[str, str], str] = {}
         self._owner: dict[str, tuple[str, str]] = {}  # folded surrogate -> key that owns it
+        self._occurrences = 0
 
     def __len__(self) -> int:
         return len(self._by_key)
@@ -66,11 +71,25 @@ class DocumentSurrogates:
             return derive_rng(self.doc_key, label, norm, attempt, key=self._secret)
         return derive_rng(self.generator.seed, self.epoch, self.doc_key, label, norm, attempt)
 
+    def _key(self, label: str, surface: str, context: str) -> str:
+        """Normalized surface; for a placeholder that shows nothing ("…"), the role word
+        before it for entities ("Rechtsanwalt …" recurs as one person), and the occurrence
+        for values (every "… €" its own amount, every "Flur-Nr. …" its own number)."""
+        norm = normalize(surface)
+        if not shows_nothing(surface):
+            return norm
+        words = context.split()
+        anchor = words[-1].strip(".,;:()[]„“\"'") if words else ""
+        if coarse_label(label) not in _VALUE_LABELS and len(anchor) >= 3 and anchor[0].isupper():
+            return f"{norm}{_SEP}{anchor}"
+        self._occurrences += 1
+        return f"{norm}{_SEP}#{self._occurrences}"
+
     def surrogate(
         self, label: str, surface: str, context: str = "", after: str | None = None
     ) -> str:
         """The document's surrogate for this placeholder (generated on first use)."""
-        key = (label, normalize(surface))
+        key = (label, self._key(label, surface, context))
         known = self._by_key.get(key)
         if known is not None:
             return known

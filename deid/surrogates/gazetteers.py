@@ -39,6 +39,7 @@ FIRST_NAME_MIN_COUNT = 5  # rarer names in the Berlin statistics are mostly nois
 GENDER_DOMINANCE = 0.9  # a name counts as female/male only if ≥ 90 % of its bearers are
 _FIRST_NAME_WEIGHT_EXPONENT = 0.75  # flatter than raw counts: realistic but varied
 _PLACE_JUNK_RE = re.compile(r"\b(?:OT|HBF|Gewerbegebiet|Industriegebiet)\b")  # districts, sites
+_VOWEL_RE = re.compile(r"[aeiouyäöüéèáàóíAEIOUYÄÖÜ]")  # "Schl", "Brgm" are abbreviations
 _CAMEL_RE = re.compile(r"[a-zäöüß][A-ZÄÖÜ]")  # glued list artefacts ("AdresseFuchshofener")
 # The surname list has no counts and many English entries; names that look German are
 # drawn this many times more often so surrogates read like names in German decisions.
@@ -132,7 +133,9 @@ def clean_names(entries: Iterable[str]) -> list[str]:
             continue
         if not entry[0].isupper() or entry.isupper() or not any(c.islower() for c in entry[1:3]):
             continue
-        if _CAMEL_RE.search(entry) or _is_common_word(entry) or entry in seen:
+        if _CAMEL_RE.search(entry) or not _VOWEL_RE.search(entry):
+            continue
+        if _is_common_word(entry) or entry in seen:
             continue
         seen.add(entry)
         out.append(entry)
@@ -150,7 +153,7 @@ def clean_places(entries: Iterable[str], pattern: re.Pattern[str] = _PLACE_RE) -
             continue
         if any(len(tok) >= 3 and tok.isupper() for tok in re.split(r"[ \-&.]", entry)):
             continue
-        if _CAMEL_RE.search(entry) or _PLACE_JUNK_RE.search(entry):
+        if _CAMEL_RE.search(entry) or _PLACE_JUNK_RE.search(entry) or not _VOWEL_RE.search(entry):
             continue
         if entry in COMMON_WORDS or entry.casefold() in seen:
             continue

@@ -18,7 +18,7 @@ from deid.surrogates.gazetteers import FEMALE, MALE
 _WORD_RE = re.compile(r"[\w.\-]+")
 _SKIP = {
     "dr.", "prof.", "med.", "dent.", "jur.", "rer.", "nat.", "phil.", "habil.", "dipl.-ing.",
-    "dipl.", "ing.", "h.c.", "von", "vom", "zu", "van", "de", "v.",
+    "dipl.", "ing.", "h.c.", "von", "vom", "zu", "van", "de", "v.", "i.g.", "a.d.", "d.r.",
 }  # fmt: skip
 _FEMALE_WORDS = {
     "frau", "fr.", "zeugin", "mutter", "tochter", "schwester", "ehefrau", "witwe", "tante",
@@ -45,7 +45,10 @@ _FEMALE_SUFFIX_RE = re.compile(
     r"notarin|zeugin|göttin|ktin|otin|eutin)$"
 )
 # Male role nouns: "Kläger", "Antragsteller", "Referent", "Praktikant", "Journalist".
-_MALE_SUFFIX_RE = re.compile(r"(?:[^aeiouä]er|or|ör|ent|ant|ist|eur|ärzt|anwalt)s?$")
+_MALE_SUFFIX_RE = re.compile(
+    r"(?:[^aeiouä]er|or|ör|ent|ant|ist|eur|ärzt|anwalt|kapitän|oberst|major|hauptmann|leutnant"
+    r"|feldwebel|general|admiral|bootsmann)s?$"
+)
 # Nominalized adjectives/participles: gender comes from ending and article.
 _ADJ_STEMS = (
     "beklagt", "angeklagt", "betroffen", "beigeladen", "verstorben", "geschädigt",
@@ -104,7 +107,7 @@ def _cue(context: str) -> tuple[str | None, int]:
     seen = 0
     for i in range(len(words) - 1, -1, -1):
         word = words[i]
-        if word.casefold() in _SKIP:
+        if word.casefold() in _SKIP or word.rstrip(".").isdigit():  # "Klägerin zu 1."
             continue
         article = words[i - 1] if i > 0 else None
         gender = _word_gender(word.rstrip("."), article)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from deid.surrogates import checked_ids, official_numbers
 from deid.surrogates.checked_ids import random_digits
 from deid.surrogates.request import Request
-from deid.surrogates.surface import is_opaque
+from deid.surrogates.surface import shows_nothing
 
 _IBAN_RE = re.compile(r"^[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,4})?$")
 _ELLIPSIS_RE = re.compile(r"…|\.{3,}")
@@ -42,6 +42,9 @@ _CONTEXT_KINDS: tuple[tuple[re.Pattern[str], Callable[[Request], str]], ...] = t
             official_numbers.parcel_number,
         ),
         (r"Handelsregister|HR[AB]\b", official_numbers.register_number),
+        (r"\bAz\.?:?|Aktenzeichen|Geschäftszeichen|Gz\.", official_numbers.file_number),
+        (r"\bBlatt|\bBl\.", official_numbers.folio_number),
+        (r"Führerschein", official_numbers.driving_licence_number),
     )
 )
 
@@ -90,9 +93,7 @@ def _from_context(req: Request) -> Callable[[Request], str] | None:
 
 def shows_shape(surface: str) -> bool:
     """The surface has letters or digits to imitate (not just "…" or "xx")."""
-    return (
-        bool(surface) and not is_opaque(surface) and re.search(r"[0-9A-Za-z]", surface) is not None
-    )
+    return not shows_nothing(surface) and re.search(r"[0-9A-Za-z]", surface) is not None
 
 
 def generate_id(req: Request) -> str:
@@ -108,7 +109,7 @@ def generate_id(req: Request) -> str:
         return shape_like(surface, req)
     if kind is not None:
         return kind(req)
-    return random_digits(req.rng, req.rng.randint(5, 9), first_nonzero=True)
+    return random_digits(req.rng, req.rng.randint(4, 8), first_nonzero=True)
 
 
 def shaped(fn: Callable[[Request], str]) -> Callable[[Request], str]:

@@ -82,11 +82,39 @@ def vehicle_id(req: Request) -> str:
     return wmi + "".join(chars[int(rng.random() * len(chars))] for _ in range(14))
 
 
+def driving_licence_number(req: Request) -> str:
+    """11 characters: authority code, serial, check and issue digits ("B072RRE2I55");
+    the check digit is not computed (no public algorithm to validate against)."""
+    rng = req.rng
+    alnum = "ABCDEFGHJKLMNPRSTUVWXYZ" + string.digits
+    authority = rng.choice("ABCDEFGHJKLMNPRSTUVWZ") + random_digits(rng, 3)
+    serial = "".join(alnum[int(rng.random() * len(alnum))] for _ in range(5))
+    return f"{authority}{serial}{random_digits(rng, 1)}{rng.randint(1, 3)}"
+
+
 def parcel_number(req: Request) -> str:
     """Flurstücksnummer "1234/5" (the number part of "Flur-Nr. …")."""
     rng = req.rng
     base = str(rng.randint(1, 2500))
     return f"{base}/{rng.randint(1, 30)}" if rng.random() < 0.5 else base
+
+
+def file_number(req: Request) -> str:
+    """An authority's file number ("Az.: 31-1234/19", "123 Js 4567/21", "II 2-7523.1/2019")."""
+    rng = req.rng
+    year = rng.randint(10, 23)
+    style = rng.random()
+    if style < 0.4:
+        return f"{rng.randint(10, 99)}-{random_digits(rng, 4, True)}/{year}"
+    if style < 0.7:
+        return f"{rng.randint(100, 999)} Js {rng.randint(100, 99999)}/{year}"
+    roman = rng.choice(("I", "II", "III", "IV", "V"))
+    return f"{roman} {rng.randint(1, 9)}-{random_digits(rng, 4, True)}.{rng.randint(1, 9)}/20{year}"
+
+
+def folio_number(req: Request) -> str:
+    """Grundbuch "Blatt 1234"."""
+    return str(req.rng.randint(1, 9999))
 
 
 def register_number(req: Request) -> str:

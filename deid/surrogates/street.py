@@ -13,7 +13,10 @@ _WORDS = (
     "|graben|wall|zeile|promenade|stieg|twiete|kamp|hof|feld|garten|park|berg"
 )
 _STREET_WORD_RE = re.compile(rf"(?P<sep>[ \-]?)(?P<word>(?i:{_WORDS}))(?![a-zäöüß])")
-_INITIAL_RE = re.compile(r"^\s*(?P<init>[A-ZÄÖÜ][a-zäöü]{0,2})(?=[.*…\s\-]|$)")
+# What an abbreviated street shows before its street word: "K", "R. ", "F* … ", "Sch.".
+_INITIAL_RE = re.compile(
+    r"^\s*(?:(?P<init>[A-ZÄÖÜ])|(?P<init2>[A-ZÄÖÜ][a-zäöü]{1,2})\.)[\s.*…\-]*$"
+)
 _NUMBER_RE = re.compile(r"\d+\s?[a-zA-Z]?(?![\d])")
 _PLACEHOLDER_RE = re.compile(r"…|\.{2,}|\b[xX]{1,4}\b|\*+")
 # Context that ends in a street name: the placeholder is the (house or road) number.
@@ -26,7 +29,7 @@ _FALLBACK_WORD = "straße"
 def house_number(req: Request) -> str:
     """Small numbers are far more common; sometimes with a letter suffix ("14a")."""
     rng = req.rng
-    n = 1 + int(rng.random() ** 2.2 * 150)
+    n = 1 + int(rng.random() ** 3 * 120)
     return f"{n}{'a' if rng.random() < 0.08 else ''}"
 
 
@@ -71,10 +74,8 @@ def generate_street(req: Request) -> str:
         return f"{name} {house_number(req)}" if shows_number else name
     prefix, word, rest = surface[: m.start()], m.group("word"), surface[m.end() :]
     init = _INITIAL_RE.match(prefix)
-    abbreviated = init is not None and (
-        len(prefix.strip()) <= 3 or bool(re.search(r"[.*…]", prefix))
-    )
-    initial = init.group("init") if init and abbreviated else ""
+    abbreviated = init is not None
+    initial = (init.group("init") or init.group("init2")) if init else ""
     if word[0].islower():
         style = "glued"
     elif m.group("sep") == "-" or prefix.rstrip().endswith("-"):
@@ -82,7 +83,6 @@ def generate_street(req: Request) -> str:
     else:
         style = "space"
     name = _street_name(req, initial, word, style)
-    rest = _fill_numbers(rest, req).strip()
-    if not re.search(r"\d", rest) and re.search(r"…|\.\.\.", surface[m.end() :]):
-        rest = house_number(req)
-    return f"{name} {rest}".strip()
+    if not abbreviated and _NUMBER_RE.search(rest):  # a written-out address: new number too
+        rest = _NUMBER_RE.sub(lambda _m: house_number(req), rest, count=1)
+    return f"{name} {_fill_numbers(rest, req).strip()}".strip()

@@ -27,7 +27,8 @@ _TITLES_RE = re.compile(
     r"(?:-[\w]+\.)?\s*)+"
 )
 _OPAQUE_WORD_RE = re.compile(r"^(?:X+|XY|XYZ|NN)$")
-_OPAQUE_ONLY_RE = re.compile(r"^[\s…._*\-–/?xX]*$")
+_HOLES_RE = re.compile(r"[xX]{2,}")  # "xx.xx.2015": x-runs hide digits
+_SHOWN_RE = re.compile(r"[^\W_]")
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,10 @@ def parse_name(surface: str) -> NameSurface:
     return NameSurface(titles.strip(), tuple(parts))
 
 
-def is_opaque(surface: str) -> bool:
-    """The surface shows nothing usable: "…", "...", "xxx", "***"."""
-    return bool(_OPAQUE_ONLY_RE.match(surface))
+def shows_nothing(surface: str) -> bool:
+    """The surface shows no letter or digit: "…", "...", "xx.xx.", "***" (but "X" is an
+    initial and "xx.xx.2015" shows a year)."""
+    return _SHOWN_RE.search(_HOLES_RE.sub("", surface)) is None
 
 
 def normalize(surface: str) -> str:

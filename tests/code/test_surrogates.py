@@ -353,7 +353,10 @@ def test_id_keeps_shape(gen):
         ("amtliches Kennzeichen ", r"[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} [1-9]\d{0,3}"),
         ("Fahrzeugidentifikationsnummer ", r"[A-Z0-9]{17}"),
         ("Handelsregister ", r"HR[AB] \d+"),
-        ("Führerscheinnummer ", r"\d{5,9}"),
+        ("Führerscheinnummer ", r"[A-Z]\d{3}[A-Z0-9]{5}\d[1-3]"),
+        ("Az.: ", r"[\w .\-]+/\d{2,4}"),
+        ("Grundbuch von Stadt 1, Blatt ", r"\d{1,4}"),
+        ("Nr. ", r"[1-9]\d{3,7}"),
     ],
 )
 def test_opaque_id_follows_context(gen, context, pattern):
@@ -439,7 +442,21 @@ def test_same_placeholder_same_surrogate_in_document(gen):
     first = doc.surrogate("PERSON", "A. G.", "Herr ")
     assert doc.surrogate("PERSON", "A.G.", "mit ") == first
     assert doc.surrogate("PERSON", "A G", "mit ") == first
-    assert doc.surrogate("LOCATION", "…", "in ") == doc.surrogate("LOCATION", "...", "nach ")
+    assert doc.surrogate("LOCATION", "…", "das Landratsamt ") == doc.surrogate(
+        "LOCATION", "...", "Landratsamt "
+    )
+    assert doc.surrogate("PERSON", "…", "Rechtsanwalt ") == doc.surrogate(
+        "PERSON", "…", "Herrn Rechtsanwalt "
+    )
+
+
+def test_placeholders_that_show_nothing_are_told_apart(gen):
+    doc = DocumentSurrogates(gen, "doc-2")
+    amounts = {doc.surrogate("MONEY", "…", "in Höhe von ") for _ in range(10)}
+    numbers = {doc.surrogate("ID", "…", "Flur-Nr. ") for _ in range(10)}
+    assert len(amounts) == 10 and len(numbers) == 10
+    assert doc.surrogate("PERSON", "…", "mit ") != doc.surrogate("PERSON", "…", "mit ")
+    assert doc.surrogate("ORGANIZATION", "X", "die ") == doc.surrogate("ORGANIZATION", "X", "der ")
     assert normalize("K.") == normalize("K") == "K"
 
 
