@@ -6,7 +6,7 @@ import re
 from random import Random
 
 from deid.schema import LOCATION, PERSON, coarse_label
-from deid.surrogates.gazetteers import gazetteers
+from deid.surrogates.gazetteers import Gazetteers, gazetteers
 from deid.surrogates.registry import GENERATORS, generator_name
 from deid.surrogates.request import Memory, Request
 
@@ -34,10 +34,16 @@ class SurrogateGenerator:
     """
 
     def __init__(self, seed: int = 0, pool: str = "all") -> None:
+        gazetteers(pool)  # validates the pool name; loads nothing yet
         self.seed = seed
         self.pool = pool
-        self.gazetteers = gazetteers(pool)
         self._rng = Random(seed)
+
+    @property
+    def gazetteers(self) -> Gazetteers:
+        """The process-wide cached gazetteers of the pool (not pickled with the generator,
+        so data-loader workers can receive a generator and load lazily themselves)."""
+        return gazetteers(self.pool)
 
     def generate(
         self,

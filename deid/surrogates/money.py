@@ -10,6 +10,7 @@ from deid.surrogates.request import Request
 
 _AMOUNT_RE = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?")
 _CURRENCY_RE = re.compile(r"\s*(?:€|EUR|Euro|DM|CHF|USD|\$)\s*")
+_SCALE_RE = re.compile(r"^\s*(?:Mio|Mrd|Millionen|Milliarden|Tsd)\b")
 AMOUNT_RANGE = (20.0, 250_000.0)  # log-uniform: fees, wages, damages, purchase prices
 
 
@@ -31,6 +32,8 @@ def _value(req: Request, shown: str | None) -> float:
 
 def generate_money(req: Request) -> str:
     surface = req.surface.strip()
+    if req.after and _SCALE_RE.match(req.after) and not re.search(r"\d", surface):
+        return german_amount(req.rng.uniform(1, 500), decimals=1)  # "… Mio. €" -> "12,5"
     shown = _AMOUNT_RE.search(surface)
     text = shown.group(0) if shown else None
     decimals = len(text.split(",")[1]) if text and "," in text else (0 if text else 2)

@@ -80,7 +80,8 @@ def generate_organization(req: Request) -> str:
     surface = parse_name(req.surface)
     own_form = _LEGAL_FORM_RE.search(req.surface.strip()) if not surface.is_placeholder else None
     initials = [p.letters[0] for p in surface.parts if p.kind == "initial"]
-    single_word = bool(req.after and req.after.startswith("-"))
+    # "A-GbR", "X-Gruppe", "…gruppe": the name is glued to what follows, so one word.
+    single_word = bool(req.after and (req.after[0] == "-" or req.after[0].islower()))
     if len(initials) > 1:
         name = " ".join(
             [req.gaz.surnames.sample_initial(req.rng, initials[0])]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import lzma
+import pickle
 import re
 import subprocess
 import sys
@@ -77,6 +78,15 @@ def test_import_loads_no_gazetteer():
         "assert g._first_names_all.cache_info().currsize == 0"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_generator_pickles_without_gazetteers():
+    gen = SurrogateGenerator(seed=11, pool="train")
+    gen.generate("PERSON", "A. G.", "Herr ")
+    data = pickle.dumps(gen)
+    assert len(data) < 10_000
+    clone = pickle.loads(data)
+    assert clone.generate("PERSON", "K.", "Herr ") == gen.generate("PERSON", "K.", "Herr ")
 
 
 def test_unknown_pool_is_refused():
@@ -319,6 +329,11 @@ def test_date_of_birth_is_plausible(gen):
         assert 1930 <= dt.datetime.strptime(out, "%d.%m.%Y").year <= 2010
 
 
+def test_money_scaled_by_following_word(gen):
+    for out in draws(gen, "MONEY", "…", "Umsatz von ", " Mio. €", n=20):
+        assert re.fullmatch(r"\d{1,3},\d", out), out
+
+
 @pytest.mark.parametrize(
     "surface,pattern",
     [
@@ -554,6 +569,21 @@ def test_eval_generator_draws_only_eval_entries():
         first, last = out.split()
         assert pool_of(first) == "eval" and pool_of(last) == "eval"
         assert pool_of(gen.generate("LOCATION", "O.", "in ", Random(i))) == "eval"
+
+
+def test_loaded_gazetteers_hold_no_junk():
+    gaz = gazetteers("all")
+    surnames = set(gaz.surnames.entries)
+    assert not {"Herr", "Kläger", "Recht", "Richter", "Zeuge"} & surnames
+    assert {"Müller", "Schmidt", "Becker"} <= surnames
+    for sampler in (
+        gaz.surnames,
+        gaz.cities,
+        gaz.streets,
+        gaz.companies,
+        *gaz.first_names.values(),
+    ):
+        assert not [e for e in sampler.entries if re.search(r"\d|[|\"/(),]", e)]
 
 
 def test_name_filters():
