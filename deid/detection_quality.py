@@ -146,3 +146,31 @@ def group_errors(errors: list[dict]) -> dict[str, int]:
     for e in errors:
         out[f"{e['error']}:{e['rule']}"] += 1
     return dict(out)
+
+
+def decisions_gold(decisions_path) -> dict[str, list[Span]]:
+    """Gold placeholder spans per document from a placeholder-decisions file (the manual
+    rewrite): every span a person marked as a placeholder, in original-text offsets."""
+    from deid.io import read_jsonl
+
+    gold: dict[str, list[Span]] = defaultdict(list)
+    for rec in read_jsonl(decisions_path):
+        if rec.get("decision") == "placeholder":
+            gold[str(rec["doc_id"])].append(
+                Span(int(rec["start"]), int(rec["end"]), str(rec.get("label") or "OTHER"), source="manual-gold")
+            )
+    return dict(gold)
+
+
+def evaluate_on_decisions(docs: Iterable[Document], decisions_path, detect: Detector, name: str = "manual") -> DetectionReport:
+    """Score detection on the documents a person decided (only those present in the file)."""
+    gold = decisions_gold(decisions_path)
+    decided = _decided_docs(decisions_path)
+    chosen = [d for d in docs if d.id in decided]
+    return evaluate_detection(name, chosen, lambda d: gold.get(d.id, []), detect)
+
+
+def _decided_docs(decisions_path) -> set[str]:
+    from deid.io import read_jsonl
+
+    return {str(r["doc_id"]) for r in read_jsonl(decisions_path) if "doc_id" in r}

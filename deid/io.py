@@ -209,7 +209,6 @@ def _iter_file(path: Path, *, root: Path | None, max_bytes: int) -> Iterator[Doc
     try:
         text, encoding = read_text_file(path, max_bytes=max_bytes)
     except InputError as exc:
-        logger.warning("skipping input: %s", exc)
         yield _reject(path, str(exc).split(": ", 1)[-1])
         return
     except (OSError, lzma.LZMAError) as exc:

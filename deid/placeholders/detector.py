@@ -49,8 +49,11 @@ def detect_placeholders(text: str) -> list[Span]:
             continue
         window = make_window(text, cand.start, cand.end, quotes)
         verdict = judge(cand, window)
-        if not verdict.accept and hits and _coordinated(text, hits[-1], cand, verdict):
-            verdict = Verdict(True, "coordination", hits[-1].label, hits[-1].strong)
+        if hits and _coordinated(text, hits[-1], cand, verdict):
+            if not verdict.accept:
+                verdict = Verdict(True, "coordination", hits[-1].label, hits[-1].strong)
+            elif not verdict.strong_type:
+                verdict = Verdict(True, verdict.rule + "+coordination", hits[-1].label, hits[-1].strong)
         if verdict.accept:
             hits.append(_hit(cand, window, verdict))
             last_end = cand.end
@@ -69,7 +72,9 @@ _COORDINABLE = frozenset({"letter-no-evidence", "letter-list", "quoted-letter", 
 def _coordinated(text: str, last: _Hit, cand: Candidate, verdict: Verdict) -> bool:
     """"Rettungswachen in G, P, S", "Grundstücke F und G", "Firmen „S“ und „D“": a letter in
     a list right after an accepted placeholder of the same shape is one too."""
-    if verdict.rule not in _COORDINABLE or cand.kind not in ("letter", "initials"):
+    if cand.kind not in ("letter", "initials"):
+        return False
+    if not verdict.accept and verdict.rule not in _COORDINABLE:
         return False
     if last.obvious or not any(ch.isalpha() for ch in last.surface_key):
         return False

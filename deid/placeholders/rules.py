@@ -270,6 +270,8 @@ def _judge_ellipsis(cand: Candidate, w: Window) -> Verdict:
         return _accept(cand, w, "ellipsis-affix")
     if re.search(r"[\wäöüß]{2}$", w.raw_before(2)):
         return reject("omission-fused")  # "hiermit…", "Beklagten…": a truncated quote
+    if re.search(r"[.;:!?]\s*$", w.raw_before(3)) and re.match(r"^\s*(?:[A-ZÄÖÜ\d§\[(]|$)", w.raw_after(3)):
+        return reject("omission-between-sentences")  # "… des Monatsentgeltes. … 3. Pausen"
     if before1 in "([" and after1 in ")]" and before1 and after1:
         return reject("omission-brackets")
     if w.line_alone:
@@ -335,7 +337,7 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
         return reject("outline")
     if _LAW_ABBREV.match(_cue_word(w)) and not role:
         return reject("law-abbreviation")
-    if lx.ROMAN.match(units[-1].rstrip(".")) and (w.line_start or w.prev() == "zu"):
+    if lx.ROMAN.match(units[-1].rstrip(".")) and (w.line_start or w.prev() == "zu" or noun_designation(w)):
         return reject("roman-outline")  # "B. I. Die …", "Beschwerdeführer zu I."
     if len(single_letters) == len(units) <= 2 and w.line_start and not role:
         nxt = w.next()
