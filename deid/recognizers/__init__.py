@@ -6,7 +6,8 @@ changes, register ``.v2`` beside ``.v1`` so that stored configs keep their meani
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from deid.recognizers.base import Pattern, PatternRecognizer, Recognizer, resolve_overlaps
 from deid.recognizers.bic import BicRecognizer
@@ -60,7 +61,7 @@ def _entry(name: str, value: Any) -> dict[str, Any]:
     if isinstance(value, bool):
         return {"enabled": value}
     if not isinstance(value, Mapping):
-        raise ValueError(f"config for {name} must be a bool or a mapping")
+        raise TypeError(f"config for {name} must be a bool or a mapping")
     unknown = set(value) - {"enabled", "min_score"}
     if unknown:
         raise ValueError(f"config for {name}: unknown keys {sorted(unknown)}")

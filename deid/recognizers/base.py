@@ -14,8 +14,9 @@ from __future__ import annotations
 import bisect
 import logging
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, Iterator, Protocol, Sequence
+from typing import ClassVar, Protocol
 
 from deid.schema import Span
 
@@ -39,7 +40,9 @@ class Pattern:
     """One regex with its base score.
 
     A named group ``value`` narrows the span to that group (the rest of the match is
-    evidence, e.g. the words ``geboren am``). ``needs_context`` drops hits that have no
+    evidence, e.g. the words ``geboren am``). A named group ``veto`` that takes part in a
+    match discards it: it consumes text that must not yield a shorter hit (the year of a
+    full date). ``needs_context`` drops hits that have no
     ``CONTEXT`` word in the window before them: for formats too common to trust alone.
     """
 
@@ -128,6 +131,8 @@ class PatternRecognizer:
 
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         """Offsets of the span(s) a regex match stands for; override to trim or split."""
+        if "veto" in match.re.groupindex and match.group("veto") is not None:
+            return
         if "value" in match.re.groupindex:
             start, end = match.span("value")
         else:

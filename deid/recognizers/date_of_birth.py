@@ -23,6 +23,10 @@ _CUE = (
     rf"[:,]?{_S}?(?i:am|den)?{_S}?:?{_S}?"
 )
 _BORN_AFTER = rf"{_S}(?:in{_S}\w{{1,30}}{_S})?geboren"  # "... 1950 (in Bonn) geboren(e)"
+# the day (and month) of a full date veto a month/year hit: "vor dem 1. Juli 1949 geborene"
+# is a cut-off date that the full-date patterns reject
+_DAY_VETO = rf"(?<![\w.])(?P<veto>\d{{1,2}}\.{_S}?)?"
+_DAY_MONTH_VETO = rf"(?<![\w.])(?P<veto>\d{{1,2}}\.{_S}?(?:(?:{MONTHS_DE}){_S}?|\d{{1,2}}\.{_S}?))?"
 
 
 class DateOfBirthRecognizer(PatternRecognizer):
@@ -35,9 +39,11 @@ class DateOfBirthRecognizer(PatternRecognizer):
         Pattern("date_born", rf"(?<![\w.]){_DATE}{_BORN_AFTER}", 0.85),
         Pattern("star_date", rf"(?:^|(?<=[\s(,;]))\*{_S}?{_DATE}", 0.75),
         Pattern("cue_month", rf"{_CUE}(?:im{_S})?{_MONTH_YEAR}", 0.6),
-        Pattern("month_born", rf"(?<!\w){_MONTH_YEAR}{_BORN_AFTER}", 0.6),
-        Pattern("cue_year", rf"(?<!\w)(?i:geboren|geb\.)(?:{_S}im{_S}Jahre?)?{_S}{_YEAR_ONLY}", 0.5),
-        Pattern("year_born", rf"(?<![\w.]){_YEAR_ONLY}{_BORN_AFTER}", 0.5),
+        Pattern("month_born", rf"{_DAY_VETO}{_MONTH_YEAR}{_BORN_AFTER}", 0.6),
+        Pattern(
+            "cue_year", rf"(?<!\w)(?i:geboren|geb\.)(?:{_S}im{_S}Jahre?)?{_S}{_YEAR_ONLY}", 0.5
+        ),
+        Pattern("year_born", rf"{_DAY_MONTH_VETO}{_YEAR_ONLY}{_BORN_AFTER}", 0.5),
     )
     # cut-off dates of statutes: "für vor dem 1. 7. 2015 geborene Kinder"
     NEGATIVE_CONTEXT = ("vor ", "nach ", "bis ", "ab ", "seit ", "zwischen ")

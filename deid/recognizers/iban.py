@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Iterator
+from collections.abc import Iterator
+from typing import ClassVar
 
 from stdnum import iban
 
@@ -32,9 +33,7 @@ class IbanRecognizer(PatternRecognizer):
         # possible ends: the match end and every position before a space, longest first
         ends = [len(hit)] + [i for i in range(len(hit) - 1, 0, -1) if hit[i] == " "]
         for cut in ends:
-            if _MIN_LEN <= len(hit[:cut].replace(" ", "")) <= _MAX_LEN and self.validate(
-                hit[:cut]
-            ):
+            if _MIN_LEN <= len(hit[:cut].replace(" ", "")) <= _MAX_LEN and self.validate(hit[:cut]):
                 yield start, start + cut
                 return
 

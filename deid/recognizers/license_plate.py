@@ -12,7 +12,11 @@ import re
 from deid.recognizers.base import Pattern, PatternRecognizer
 
 _DISTRICT = r"(?<![\w\-])[A-ZÄÖÜ]{1,3}"
-_REST = r"[A-Z]{1,2}[ \u00a0]?[1-9]\d{0,3}[EH]?(?![\w\-]|[.,/]\d)"
+# not followed by "<register> <number>": "VG M 6 S 19.1168" is a court file number
+_REST = (
+    r"[A-Z]{1,2}[ \u00a0]?[1-9]\d{0,3}[EH]?"
+    r"(?![\w\-]|[.,/]\d|[ \u00a0][A-Z][A-Za-z]{0,3}[ \u00a0]?\d)"
+)
 _MAX_CHARS = 8  # letters and digits of a plate, without the E/H suffix
 
 
@@ -31,6 +35,9 @@ class LicensePlateRecognizer(PatternRecognizer):
     )  # fmt: skip
     CONTEXT_WINDOW = 60
     CONTEXT_BOOST = 0.45
+    # citations: "WuW/E DE-R 1621", "AS RP-SL 41", "Az. M 6 K ..."
+    NEGATIVE_CONTEXT = ("wuw", "as ", "az.", "az ", "aktenzeichen", "vgl.")
+    NEGATIVE_WINDOW = 8
 
     def validate(self, hit: str) -> bool | None:
         chars = re.sub(r"[^A-ZÄÖÜ0-9]", "", hit)

@@ -14,9 +14,12 @@ import re
 from deid.recognizers.base import Pattern, PatternRecognizer
 
 # one token: alphanumeric parts joined by separators, at least one separator
-_ID = r"(?P<value>[A-Za-z0-9ÄÖÜäöü]{1,15}(?:[-./:][A-Za-z0-9ÄÖÜäöü]{1,15}){1,8})(?![\w]|[-./:]\w)"
+_ID = (
+    r"(?P<value>(?:[A-Z]{1,4}[ \u00a0])?"  # an office prefix: "SG 31-1234/2020"
+    r"[A-Za-z0-9ÄÖÜäöü]{1,15}(?:[-./:][A-Za-z0-9ÄÖÜäöü]{1,15}){1,8})(?![\w]|[-./:]\w)"
+)
 _SOLID = r"(?P<value>[A-Z]{0,4}\d[A-Z0-9]{3,19})(?![\w]|[-./:]\w)"  # 95917, AB1234567
-_COLON = r"[ \u00a0]?:?[ \u00a0]?"
+_COLON = r"(?![^\W\d_])[ \u00a0]?:?[ \u00a0]?"  # the label ends a word: not "AZR 171/22"
 _PERMIT_KEY = (
     r"(?:genehmigungs|erlaubnis|bescheid|zulassungs|bewilligungs|konzessions|lizenz"
     r"|registrier|betriebs|führerschein|fahrerlaubnis|ausweis|personalausweis|reisepass|pass)"
@@ -24,6 +27,8 @@ _PERMIT_KEY = (
 )
 _FILE_KEY = r"(?:Az\.?|AZ\.?|Aktenzeichen|Geschäftszeichen|Gz\.|GZ\.?|Ihr Zeichen|Unser Zeichen)"
 # "Nr." alone is everywhere in legal text (§ 3 Nr. 1); only "<permit word> Nr." counts
+# "Az. des Landratsamts Rosenheim: ...", "Aktenzeichen der Behörde ..."
+_OF_AUTHORITY = r"(?:[ \u00a0](?:des|der)(?:[ \u00a0][\w\-]{2,40}){1,3}?)"
 _NR_KEY = (
     r"(?:Genehmigung|Baugenehmigung|Erlaubnis|Bescheid|Bewilligung|Zulassung|Konzession"
     r"|Lizenz)[ \u00a0](?:Nr\.|Nummer)"
@@ -41,7 +46,12 @@ class PermitNumberRecognizer(PatternRecognizer):
     PATTERNS = (
         Pattern("permit_labelled", rf"(?i:{_PERMIT_KEY}){_COLON}{_ID}", 0.85),
         Pattern("permit_labelled_solid", rf"(?i:{_PERMIT_KEY}){_COLON}{_SOLID}", 0.8),
-        Pattern("authority_file", rf"(?<!\w){_FILE_KEY}{_COLON}{_ID}", 0.7, needs_context=True),
+        Pattern(
+            "authority_file",
+            rf"(?<!\w){_FILE_KEY}{_OF_AUTHORITY}?{_COLON}{_ID}",
+            0.7,
+            needs_context=True,
+        ),
         Pattern("permit_nr", rf"(?<!\w){_NR_KEY}{_COLON}{_ID}", 0.8),
     )
     CONTEXT = (

@@ -37,9 +37,7 @@ class SocialSecurityRecognizer(PatternRecognizer):
 
     NAME = "social_security"
     LABEL = "SOCIAL_SECURITY_ID"
-    PATTERNS = (
-        Pattern("rvnr", r"(?<![\w])\d{2} ?\d{6} ?[A-Z] ?\d{2} ?\d(?![\w])", 0.45),
-    )
+    PATTERNS = (Pattern("rvnr", r"(?<![\w])\d{2} ?\d{6} ?[A-Z] ?\d{2} ?\d(?![\w])", 0.45),)
     CONTEXT = (
         "versicherungsnummer", "rentenversicherungsnummer", "sozialversicherungsnummer",
         "sv-nummer", "sv-nr", "rv-nr", "rv-nummer", "rvnr", "svnr", "vsnr",

@@ -8,7 +8,7 @@ lowercase TLD, and every host needs a real label before its TLD.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from deid.recognizers.base import Pattern, PatternRecognizer
 
@@ -28,9 +28,18 @@ class UrlRecognizer(PatternRecognizer):
     NAME = "url"
     LABEL = "URL"
     PATTERNS = (
-        Pattern("url_scheme", r"(?<![\w])(?:https?|ftp)://[^\s<>\"“”„«»]{1,2000}", 0.85, flags=re.I),
-        Pattern("url_www", rf"{_LEFT}www\.(?:{_LABEL}\.){{1,6}}[A-Za-z]{{2,24}}(?![\w\-]){_TAIL}", 0.8),
-        Pattern("url_domain", rf"{_LEFT}(?:{_LABEL}\.){{1,6}}(?:{_COMMON_TLDS})(?![\w\-@]){_TAIL}", 0.5),
+        Pattern(
+            "url_scheme",
+            r"(?<![\w])(?:https?|ftp)://[^\s<>\"“”„«»]{1,2000}",
+            0.85,
+            flags=re.IGNORECASE,
+        ),
+        Pattern(
+            "url_www", rf"{_LEFT}www\.(?:{_LABEL}\.){{1,6}}[A-Za-z]{{2,24}}(?![\w\-]){_TAIL}", 0.8
+        ),
+        Pattern(
+            "url_domain", rf"{_LEFT}(?:{_LABEL}\.){{1,6}}(?:{_COMMON_TLDS})(?![\w\-@]){_TAIL}", 0.5
+        ),
     )
     CONTEXT = ("internet", "homepage", "website", "webseite", "url", "online", "abrufbar", "unter")
     CONTEXT_BOOST = 0.1
@@ -48,7 +57,7 @@ class UrlRecognizer(PatternRecognizer):
             yield start, end
 
     def validate(self, hit: str) -> bool | None:
-        host = re.sub(r"^[a-z]+://", "", hit, flags=re.I).split("/", 1)[0].split("?", 1)[0]
+        host = re.sub(r"^[a-z]+://", "", hit, flags=re.IGNORECASE).split("/", 1)[0].split("?", 1)[0]
         labels = host.split(".")
         if len(labels) < 2 or not all(labels) or not labels[-1].isalpha():
             return False  # "http://www..." is a redaction, not an address

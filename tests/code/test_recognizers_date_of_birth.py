@@ -1,0 +1,48 @@
+"""Dates of birth by their cue words; plain dates and statutory cut-off dates never fire."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.recognizers.date_of_birth import DateOfBirthRecognizer
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "geboren am [[12. März 1985]] in Bonn",
+        "Max Muster, geb. [[12.03.1985]]",
+        "Max Muster (* [[12.03.1985]])",
+        "Max Muster\n*[[12.3.85]]",
+        "Geburtsdatum: [[01.02.1970]]",
+        "Geb.-Datum [[1970-02-01]]",
+        "Der am [[3. Oktober 1952]] geborene Kläger",
+        "Der am [[16. 5. 1945]] geborene Kläger",
+        "Der im [[Juli 1950]] geborene Kläger",
+        "Der [[1982]] geborene Antragsteller",
+        "die im Jahr [[2000]] geborene Zeugin",
+        "er ist [[1975]] in Bonn geboren",
+        # negatives
+        "Urteil vom 12.03.1985",
+        "am 12. März 1985 erließ das Landratsamt",
+        "für vor dem 1. 7. 2015 geborene Kinder",
+        "für nach dem 1. 1. 2015 geborene Kinder",
+        "als vor dem 1. Juli 1949 geborenem Kind",
+        "Gehalt x 1,118 - Jahrgang 1947 und älter",
+        "Amtsgerichts * vom 27. Februar 2023",
+        "geb. Müller",
+        "im Iran geboren",
+        "Er war 1982 bis 1990 geboren... worden",
+    ],
+)
+def test_date_of_birth_table(marked: str) -> None:
+    check_table_row(DateOfBirthRecognizer(), marked, "DATE_OF_BIRTH")
+
+
+@pytest.mark.parametrize(
+    "text, score",
+    [("geboren am 12.03.1985", 0.85), ("im Juli 1950 geboren", 0.6), ("1982 geborene", 0.5)],
+)
+def test_date_of_birth_scores(text: str, score: float) -> None:
+    assert [s.score for s in DateOfBirthRecognizer().analyze(text)] == [score]

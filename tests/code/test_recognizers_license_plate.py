@@ -1,0 +1,32 @@
+"""License plates: both forms need a vehicle context word."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.recognizers.license_plate import LicensePlateRecognizer
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "mit dem Kennzeichen [[M-AB 1234]]",
+        "amtliches Kennzeichen [[B-XY 12E]]",
+        "amtliches Kennzeichen [[KA AB 123]]",
+        "der Pkw mit dem Kennzeichen [[WÜ-Z 9]] wurde",
+        "Kfz-Kennzeichen: [[HH-AB1234]]",
+        "das Fahrzeug [[M-AB 1234]] und [[M-CD 56H]]",
+        # negatives
+        "M-AB 1234",  # no context
+        "Kennzeichen „… … …“",
+        "Fahrzeug; vgl. VG M 6 S 19.1168",
+        "Fahrzeug; WuW/E DE-R 1621",
+        "Kennzeichen ABC-DE 12345",  # five digits
+        "Kennzeichen ABC-DE 1234",  # nine characters
+        "Kennzeichen M-AB 0123",  # leading zero
+        "Fahrzeug der Marke Audi vom Typ SQ5 3.0 TDI",
+    ],
+)
+def test_license_plate_table(marked: str) -> None:
+    check_table_row(LicensePlateRecognizer(), marked, "LICENSE_PLATE")
