@@ -50,7 +50,6 @@ def iban(req: Request) -> str:
     printed in groups of four unless the surface is compact."""
     bban = random_digits(req.rng, 8, first_nonzero=True) + random_digits(req.rng, 10)
     number = "DE" + stdnum_iban.calc_check_digits("DE00" + bban) + bban
-    stdnum_iban.validate(number)
     if req.surface and " " not in req.surface.strip() and len(req.surface.strip()) > 4:
         return number
     return stdnum_iban.format(number)

@@ -437,6 +437,16 @@ def test_fine_id_formats(gen, label, pattern):
         assert re.fullmatch(pattern, out), out
 
 
+def test_odd_surfaces_never_crash(gen):
+    rng = Random(0)
+    alphabet = "AaKkxX0189 .-…/*€()Äüß,"
+    for _ in range(300):
+        surface = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        after = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6)))
+        for label in (*LABELS, *FINE_TO_COARSE):
+            assert gen.generate(label, surface, "Herr ", Random(1), after=after).strip()
+
+
 # --- never the placeholder ------------------------------------------------------------------
 
 
