@@ -26,13 +26,6 @@ logger = logging.getLogger(__name__)
 # nor runs on into one on the right (``1.234``, ``12/18``, ``3,5`` are other tokens).
 NUM_LEFT = r"(?<![\w.,/+\-])"
 NUM_RIGHT = r"(?![\w]|[.,/\-]\d)"
-WORD_LEFT = r"(?<![\w\-])"
-WORD_RIGHT = r"(?![\w\-])"
-
-MONTHS_DE = (
-    "Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
-    r"|Jan\.|Feb\.|Mär\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Okt\.|Nov\.|Dez\."
-)
 
 
 @dataclass(frozen=True)
@@ -42,8 +35,8 @@ class Pattern:
     A named group ``value`` narrows the span to that group (the rest of the match is
     evidence, e.g. the words ``geboren am``). A named group ``veto`` that takes part in a
     match discards it: it consumes text that must not yield a shorter hit (the year of a
-    full date). ``needs_context`` drops hits that have no
-    ``CONTEXT`` word in the window before them: for formats too common to trust alone.
+    full date). ``needs_context`` drops hits that have no ``CONTEXT`` word in the window
+    before them: for formats too common to trust alone.
     """
 
     name: str
@@ -119,10 +112,6 @@ class PatternRecognizer:
         self._patterns = [(p, re.compile(p.regex, p.flags)) for p in self.PATTERNS]
         self._context = context_regex(self.CONTEXT)
         self._negative = context_regex(self.NEGATIVE_CONTEXT)
-
-    @property
-    def label(self) -> str:
-        return self.LABEL
 
     def validate(self, hit: str) -> bool | None:
         """Checksum/format check of the matched text: False rejects, True confirms,

@@ -7,7 +7,12 @@ A birth month or year (``der im Juli 1950 geborene Kläger``) identifies less an
 
 from __future__ import annotations
 
-from deid.recognizers.base import MONTHS_DE, Pattern, PatternRecognizer
+from deid.recognizers.base import Pattern, PatternRecognizer
+
+MONTHS_DE = (
+    "Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+    r"|Jan\.|Feb\.|Mär\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Okt\.|Nov\.|Dez\."
+)
 
 _S = r"[ \u00a0]"
 _YEAR = r"(?:19|20)\d{2}"

@@ -2,9 +2,11 @@
 
 Court file numbers are kept by policy and handled elsewhere, and they always have spaces
 between their parts (``1 F 260/23``, ``BVerwG 3 B 6.24``, ``IX ZR 12/18``). An authority's
-number here is one token without spaces, made of several parts joined by ``-``, ``.``, ``/``
-or ``:``, and it fires only right after a label (``Genehmigungsnummer``, ``Az.``) —
-``Az.`` itself only when an authority word (Landratsamt, Bescheid, Genehmigung ...) is near.
+number here is one token made of several parts joined by ``-``, ``.``, ``/`` or ``:``
+(optionally after a capitals-only office prefix, ``SG 31-1234/2020``), and it fires only
+right after a label (``Genehmigungsnummer``, ``Az.``) — ``Az.`` itself only when an
+authority word (Landratsamt, Bescheid, Genehmigung ...) is near. Labelled identity-document
+numbers (``Führerscheinnummer``, ``Ausweisnummer``) count as permits too.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ _PERMIT_KEY = (
     r"(?:-?nummer|-?nr\.?)"
 )
 _FILE_KEY = r"(?:Az\.?|AZ\.?|Aktenzeichen|Geschäftszeichen|Gz\.|GZ\.?|Ihr Zeichen|Unser Zeichen)"
-# "Nr." alone is everywhere in legal text (§ 3 Nr. 1); only "<permit word> Nr." counts
 # "Az. des Landratsamts Rosenheim: ...", "Aktenzeichen der Behörde ..."
 _OF_AUTHORITY = r"(?:[ \u00a0](?:des|der)(?:[ \u00a0][\w\-]{2,40}){1,3}?)"
+# "Nr." alone is everywhere in legal text (§ 3 Nr. 1); only "<permit word> Nr." counts
 _NR_KEY = (
     r"(?:Genehmigung|Baugenehmigung|Erlaubnis|Bescheid|Bewilligung|Zulassung|Konzession"
     r"|Lizenz)[ \u00a0](?:Nr\.|Nummer)"

@@ -19,7 +19,7 @@ class VatIdRecognizer(PatternRecognizer):
         Pattern("vat_de", r"(?<![A-Za-z0-9])DE ?\d{3} ?\d{3} ?\d{3}(?![\w]|[.,/\-]\d)", 0.45),
         Pattern(
             "vat_eu",
-            rf"(?<![A-Za-z0-9])(?:{_EU_PREFIXES}) ?[0-9A-Z][0-9A-Z +*]{{6,13}}[0-9A-Z](?![\w])",
+            rf"(?<![A-Za-z0-9])(?:{_EU_PREFIXES}) ?[0-9A-Z]{{8,12}}(?![\w])",
             0.3,
             needs_context=True,
         ),

@@ -16,6 +16,7 @@ from deid.recognizers.permit_number import PermitNumberRecognizer
         "Genehmigungsnummer [[GEN-2019-00123]]",
         "Erlaubnis-Nr. [[12/345-678]]",
         "unter der Führerscheinnummer [[95917]] ausgehändigt",
+        "Personalausweisnummer: [[L01X00T47]]",
         "Baugenehmigung Nr. [[2019-0815]] vom",
         "Aktenzeichen der Behörde: [[32.1-4567/19]]",
         "Az. des Landratsamts Rosenheim [[SG 31-1234/2020]]",
