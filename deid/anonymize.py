@@ -1,0 +1,168 @@
+"""The anonymization pipeline: model + rule recognizers → merged non-overlapping spans →
+policy (what stays public) → document-level consistency → an operator.
+
+``build_pipeline`` is the one construction path: the CLI, the batch flows and the MLflow
+pyfunc all load a saved pipeline directory (model weights, tokenizer with its label map,
+and ``pipeline.json`` with recognizer, policy and threshold settings) through it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from deid.consistency import propagate
+from deid.ner import InferenceConfig, TokenClassifier
+from deid.policy import PolicyConfig, apply_policy, keep_zones
+from deid.recognizers import analyze_all, build_recognizers
+from deid.schema import Document, Span, spans_to_dicts
+
+logger = logging.getLogger(__name__)
+
+PIPELINE_FILE = "pipeline.json"
+MODEL_DIR = "model"
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Everything besides the weights that decides what gets anonymized."""
+
+    threshold: float = 0.35  # below 0.5: recall first
+    max_length: int = 256
+    stride: int = 64
+    batch_size: int = 16
+    use_model: bool = True
+    use_recognizers: bool = True
+    recognizers: dict[str, Any] = field(default_factory=lambda: {"min_score": 0.5})
+    consistency: bool = True
+    consistency_min_score: float = 0.5
+    policy: PolicyConfig = field(default_factory=PolicyConfig)
+    operator: str = "label"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["policy"]["keep_labels"] = list(self.policy.keep_labels)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "PipelineConfig":
+        data = dict(data)
+        policy = dict(data.pop("policy", {}) or {})
+        policy["keep_labels"] = tuple(policy.get("keep_labels", ()))
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown pipeline settings {sorted(unknown)}")
+        return cls(policy=PolicyConfig(**policy), **data)
+
+
+def merge_spans(model_spans: Iterable[Span], rule_spans: Iterable[Span]) -> list[Span]:
+    """Union of both sources as non-overlapping spans. Where they overlap, the range is the
+    union and the label is the recognizer's (a validated identifier beats a token guess)."""
+    tagged = [(s, 0) for s in model_spans] + [(s, 1) for s in rule_spans]
+    tagged.sort(key=lambda t: (t[0].start, -t[0].end))
+    out: list[tuple[Span, int]] = []
+    for span, prio in tagged:
+        if out and span.start < out[-1][0].end:
+            prev, pprio = out[-1]
+            label = span.label if prio > pprio else prev.label
+            source = span.source if prio > pprio else prev.source
+            score = max(prev.score or 0.0, span.score or 0.0)
+            out[-1] = (Span(prev.start, max(prev.end, span.end), label, score, source), max(prio, pprio))
+            continue
+        out.append((span, prio))
+    return [s for s, _ in out]
+
+
+class Pipeline:
+    """Finds sensitive spans in decisions and neutralizes them."""
+
+    def __init__(self, classifier: TokenClassifier | None, config: PipelineConfig) -> None:
+        if config.use_model and classifier is None:
+            raise ValueError("the pipeline is configured to use a model but none was given")
+        self.classifier = classifier
+        self.config = config
+        self.recognizers = build_recognizers(config.recognizers) if config.use_recognizers else []
+        if classifier is not None:
+            classifier.config = InferenceConfig(
+                threshold=config.threshold,
+                max_length=config.max_length,
+                stride=config.stride,
+                batch_size=config.batch_size,
+            )
+
+    # --- detection -----------------------------------------------------------------------
+
+    def analyze_many(self, texts: Sequence[str]) -> list[list[Span]]:
+        model_spans: list[list[Span]] = [[] for _ in texts]
+        if self.config.use_model and self.classifier is not None and texts:
+            model_spans = self.classifier.predict(list(texts))
+        return [self._finish(text, spans) for text, spans in zip(texts, model_spans)]
+
+    def analyze(self, text: str) -> list[Span]:
+        return self.analyze_many([text])[0]
+
+    def _finish(self, text: str, model_spans: list[Span]) -> list[Span]:
+        rule_spans = analyze_all(text, self.recognizers) if self.recognizers else []
+        spans = merge_spans(model_spans, rule_spans)
+        zones = keep_zones(text, self.config.policy)
+        spans = apply_policy(text, spans, self.config.policy, zones)
+        if self.config.consistency:
+            spans = propagate(text, spans, blocked=zones, min_score=self.config.consistency_min_score)
+        return spans
+
+    # --- neutralization ------------------------------------------------------------------
+
+    def anonymize(
+        self,
+        doc: Document,
+        *,
+        operator: str | None = None,
+        secret: bytes | None = None,
+        spans: list[Span] | None = None,
+    ) -> dict[str, Any]:
+        """The output record: anonymized text and the spans (offsets into the input text)."""
+        from deid.operators import anonymize_text
+
+        spans = self.analyze(doc.text) if spans is None else spans
+        result = anonymize_text(doc.text, spans, operator or self.config.operator, doc_id=doc.id, secret=secret)
+        return {"id": doc.id, "text": result.text, "spans": spans_to_dicts(spans)}
+
+    # --- persistence -----------------------------------------------------------------------
+
+    def save(self, directory: str | Path) -> None:
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        if self.classifier is not None:
+            from deid.models import save_model
+
+            save_model(self.classifier.model, self.classifier.tokenizer, directory / MODEL_DIR)
+        (directory / PIPELINE_FILE).write_text(json.dumps(self.config.to_dict(), indent=2), encoding="utf-8")
+
+
+def build_pipeline(
+    directory: str | Path | None = None,
+    config: PipelineConfig | None = None,
+    *,
+    device: str = "auto",
+    overrides: dict[str, Any] | None = None,
+) -> Pipeline:
+    """Load a saved pipeline directory (or build a rules-only pipeline without one)."""
+    if directory is not None:
+        directory = Path(directory)
+        cfg_path = directory / PIPELINE_FILE
+        if config is None:
+            config = PipelineConfig.from_dict(json.loads(cfg_path.read_text(encoding="utf-8"))) if cfg_path.exists() else PipelineConfig()
+    config = config or PipelineConfig(use_model=False)
+    if overrides:
+        config = replace(config, **overrides)
+    classifier = None
+    if config.use_model:
+        if directory is None:
+            raise ValueError("a model directory is needed when use_model is on")
+        model_dir = directory / MODEL_DIR if (directory / MODEL_DIR).exists() else directory
+        classifier = TokenClassifier.from_pretrained(model_dir, device=device)
+    return Pipeline(classifier, config)

@@ -1,0 +1,56 @@
+"""Document-level consistency (Biesner et al. 2020): a string found sensitive once is
+sensitive everywhere in the document, including surname-only mentions of a person."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
+
+_PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
+_TITLES = frozenset("Dr. Prof. Dres. von van de zu vom Herr Herrn Frau".split())
+_MIN_LEN = 3
+
+
+def variants(surface: str, label: str) -> set[str]:
+    """The strings whose other occurrences are the same entity."""
+    surface = surface.strip()
+    out = {surface} if len(surface) >= _MIN_LEN else set()
+    if label == PERSON:
+        words = [w for w in re.split(r"\s+", surface) if w not in _TITLES]
+        if len(words) >= 2 and len(words[-1]) >= _MIN_LEN and words[-1][:1].isupper():
+            out.add(words[-1])  # "Anton Müller" … "Müller"
+    return out
+
+
+def propagate(
+    text: str,
+    spans: Iterable[Span],
+    *,
+    blocked: Iterable[Span] = (),
+    stopwords: frozenset[str] = frozenset(),
+    min_score: float = 0.0,
+) -> list[Span]:
+    """``spans`` plus every further occurrence of their surfaces (whole words only), not
+    overlapping existing spans or ``blocked`` zones (kept judges, courts …)."""
+    spans = sorted(spans)
+    taken = [(s.start, s.end) for s in spans] + [(b.start, b.end) for b in blocked]
+    found: dict[str, tuple[str, float]] = {}
+    for s in spans:
+        if s.label not in _PROPAGATED or (s.score is not None and s.score < min_score):
+            continue
+        for v in variants(text[s.start : s.end], s.label):
+            if v in stopwords:
+                continue
+            score = s.score if s.score is not None else 1.0
+            if v not in found or found[v][1] < score:
+                found[v] = (s.label, score)
+    added: list[Span] = []
+    for v, (label, score) in sorted(found.items(), key=lambda kv: -len(kv[0])):
+        for m in re.finditer(rf"(?<![\wäöüß]){re.escape(v)}(?![\wäöüß])", text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            added.append(Span(m.start(), m.end(), label, round(score * 0.95, 4), "consistency"))
+            taken.append((m.start(), m.end()))
+    return sorted(spans + added)
