@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from deid.io import Rejected, iter_input, sha256_bytes, write_documents, write_text_atomic
-from deid.ler import COURTS, load_ler_file
+from deid.ler import load_ler
 from deid.schema import Document
 
 logger = logging.getLogger(__name__)
@@ -41,16 +41,7 @@ def load_ler_sources(
     root: str | Path, progress: Callable[[str], None] | None = None
 ) -> list[Document]:
     """LER decisions of every court file found under ``root/ler``."""
-    docs: list[Document] = []
-    for court in COURTS:
-        path = Path(root) / "ler" / f"{court}.conll.xz"
-        if not path.exists():
-            logger.warning("LER file missing: %s", path)
-            continue
-        docs.extend(load_ler_file(path, court))
-        if progress:
-            progress(f"ler/{court}")
-    return docs
+    return load_ler(Path(root) / "ler", progress=progress)
 
 
 def load_decisions(

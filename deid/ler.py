@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import lzma
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -657,6 +657,14 @@ _LINE_START = re.compile(
 )
 
 
+def _starts_enumerated(tokens: Sequence[str]) -> bool:
+    """ "1.", "a )", "( 2 )", "II.": LER splits "a)" and "(2)" into separate tokens."""
+    head = "".join(tokens[:3])
+    return bool(_LINE_START.match(tokens[0])) or any(
+        _LINE_START.match(head[:n]) for n in (2, 3, 4, 5) if n <= len(head) and head[n - 1] == ")"
+    )
+
+
 def line_breaks(sentences: Sequence[Sentence]) -> list[bool]:
     """Whether each sentence starts a new line (a paragraph) in the rebuilt decision.
 
@@ -673,7 +681,7 @@ def line_breaks(sentences: Sequence[Sentence]) -> list[bool]:
         s, prev = sentences[k], sentences[k - 1]
         out[k] = (
             length >= PARAGRAPH_CHARS
-            or bool(_LINE_START.match(s.tokens[0]))
+            or _starts_enumerated(s.tokens)
             or not _ends_sentence(s.tokens)
             or not _ends_sentence(prev.tokens)
             or prev.tokens[-1] == ":"
@@ -685,6 +693,11 @@ def line_breaks(sentences: Sequence[Sentence]) -> list[bool]:
         size = sum(len(t) + 1 for t in s.tokens)
         length = size if out[k] else length + size
     return out
+
+
+def render(sentences: Sequence[Sentence]) -> tuple[str, list[list[tuple[int, int]]]]:
+    """A decision's text and every token's ``(start, end)`` (see :func:`detokenize`)."""
+    return detokenize([s.tokens for s in sentences], line_breaks(sentences))
 
 
 def entity_spans(tags: Sequence[str], offsets: Sequence[tuple[int, int]]) -> list[Span]:
@@ -711,7 +724,7 @@ def build_document(
     sentences: Sequence[Sentence], court: str, number: int, source: str, cue: str = ""
 ) -> Document:
     """One decision: detokenized text, LER entities as spans, provenance in ``meta``."""
-    text, offsets = detokenize([s.tokens for s in sentences], line_breaks(sentences))
+    text, offsets = render(sentences)
     entities: list[Span] = []
     for s, offs in zip(sentences, offsets):
         entities.extend(entity_spans(s.tags, offs))
@@ -746,8 +759,13 @@ def load_ler_file(path: str | Path, court: str | None = None) -> list[Document]:
     return docs
 
 
-def load_ler(root: str | Path, courts: Iterable[str] = COURTS) -> list[Document]:
-    """Decisions of every court file under ``root`` (``<court>.conll.xz``), court by court."""
+def load_ler(
+    root: str | Path,
+    courts: Iterable[str] = COURTS,
+    progress: Callable[[str], None] | None = None,
+) -> list[Document]:
+    """Decisions of every court file under ``root`` (``<court>.conll.xz``), court by court;
+    ``progress`` is called with ``ler/<court>`` after each file."""
     root = Path(root)
     docs: list[Document] = []
     for court in courts:
@@ -756,4 +774,6 @@ def load_ler(root: str | Path, courts: Iterable[str] = COURTS) -> list[Document]
             docs.extend(load_ler_file(path, court))
         else:
             logger.warning("LER file missing: %s", path)
+        if progress:
+            progress(f"ler/{court}")
     return docs

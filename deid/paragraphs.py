@@ -66,7 +66,7 @@ _MARKER_LINE = re.compile(
 )
 # Enumeration at the start of a paragraph, and the text it must be followed by.
 _LEADING_ENUM = re.compile(
-    r"^(?:\d{1,3}(?:\.\d{1,3})*\.|\d{1,3}\)|[IVX]{1,5}\.|[A-H]\.|[a-z]{1,3}\)|\(\d{1,3}[a-z]?\)|"
+    r"^(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.|\d{1,3}\)|[IVX]{1,5}\.|[A-H]\.|[a-z]{1,3}\)|\(\d{1,3}[a-z]?\)|"
     r"\([a-z]{1,3}\)|[-–•●*▪◦])[ \t]+"
 )
 _MONTHS = (
@@ -214,8 +214,8 @@ def _is_soft_break(prev: _Line, line: _Line, width: int | None) -> bool:
     """Whether the break between ``prev`` and ``line`` is a wrap inside one paragraph."""
     if prev.kind != "text":
         return False
-    if _ends_in_fragment(prev.text):
-        return True
+    if _ends_in_fragment(prev.text) or _NUMBER_LINE.match(prev.text):
+        return True  # "Verwal-" or a number kept inside a sentence ("betrug\n12\nEuro.")
     if not prev.text.endswith(_FINAL) and (line.text[0].islower() or _NUMBER_LINE.match(line.text)):
         return True  # a sentence broken off mid-way continues
     if width is None:
