@@ -99,11 +99,12 @@ def _print_summary(out: dict[str, Any]) -> None:
     for col in ("type", "gold", "strict", "overlap", "covered", "elements", "leaked"):
         types.add_column(col)
     for label, row in out["per_type"].items():
+        has_gold = row["gold_spans"] > 0  # a type only predicted has no recall to show
+        recalls = [row[s]["recall"] for s in ("strict", "overlap", "covered")]
         types.add_row(
             label,
             str(row["gold_spans"]),
-            *(str(row[s]["recall"]) for s in ("strict", "overlap", "covered")),
-            str(row["element_recall"]),
+            *(str(r) if has_gold else "-" for r in [*recalls, row["element_recall"]]),
             str(row["leaked_spans"]),
         )
     console.print(types)
