@@ -42,6 +42,8 @@ _NOT_PLACEHOLDER = frozenset({"U. K.", "U. S.", "U.K.", "U.S.", "E. ON", "E.ON",
 _ROAD = re.compile(
     r"^(?:(?:Bundes|Kreis|Land|Staats|Gemeinde)straße\s)?(?:[ABKLS]|St)\s?\d+[a-z]?$"
 )
+_LEGAL_WORD = re.compile(r"^(?:GmbH|AG|KG|OHG|GbR|Holding|UG|SE|mbH|gGmbH)$")
+_UNIT_CODE = re.compile(r"^[IVX]{1,4}$")
 _GLUE = frozenset({"-", "&", "+", "/"})
 # Legal-form abbreviations are never placeholders: "e. V.", "e. K.", "B. V.", "S. A. R. L.".
 _LEGAL_FORM_ABBREV = re.compile(
@@ -69,8 +71,6 @@ def is_placeholder_token(token: str, ler_tag: str) -> bool:
         return False
     if any(p.search(token) for p in _SHAPED):
         return True
-    if ler_tag in _ORG_TAGS and re.fullmatch(r"[a-zäöü]", token):
-        return True  # "w GmbH"
     return ler_tag in _PERSON_TAGS and bool(_PERSON_ABBREV.match(token))
 
 
@@ -92,6 +92,22 @@ def placeholder_spans_of_entity(text: str, entity: Span) -> list[Span]:
         is_placeholder_token(t, tag) and not any(a <= s and e <= b for a, b in legal)
         for s, e, t in tokens
     ]
+    for i, (_, _, tok) in enumerate(tokens):
+        nxt = tokens[i + 1][2] if i + 1 < len(tokens) else ""
+        prv = tokens[i - 1][2] if i else ""
+        if not shaped[i] and tag in _ORG_TAGS and re.fullmatch(r"[a-zäöü]", tok) and _LEGAL_WORD.match(nxt):
+            shaped[i] = True  # "w GmbH"
+        if not shaped[i] and _PERSON_ABBREV.match(tok) and (
+            re.fullmatch(r"[A-ZÄÖÜ]\.", prv) or re.fullmatch(r"[A-ZÄÖÜ]\.", nxt)
+        ):
+            shaped[i] = True  # "T. Ts. & Partner": a name abbreviation beside an initial
+    # "Bundesministerium der Verteidigung - R II 2 -": a letter before a roman numeral is an
+    # organizational unit code, not an anonymized name
+    for i in range(len(tokens) - 1):
+        if shaped[i] and _UNIT_CODE.match(tokens[i + 1][2]) and re.fullmatch(r"[A-ZÄÖÜ]{1,3}", tokens[i][2]):
+            shaped[i] = False
+        if shaped[i] and _UNIT_CODE.match(tokens[i][2]) and tokens[i + 1][2].isdigit():
+            shaped[i] = False  # "SE I 4", "PoL I 5"
     if not any(shaped):
         return []
     label = LER_PLACEHOLDER_TYPES[tag]

@@ -28,7 +28,7 @@ STREET_FUSED = re.compile(
     rf"(?<![\w.\-])[{U}](?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)(?!\w)"
 )
 # Special ellipses: attached to letters ("…straße", "S…", "B1 …" is handled as letter+ellipsis).
-ELLIPSIS = re.compile(r"…|(?<!\.)\.{3}(?!\.)")
+ELLIPSIS = re.compile(r"…|(?<!\.)\.{3,5}(?!\.)")
 URL_EMAIL = re.compile(
     rf"(?<![\w.@])(?:(?:https?://)?www\.[a-z]\.[a-z]{{2,3}}|https?://[a-z](?:\.[a-z]{{2,3}})?|"
     rf"[a-z]{{1,12}}@[a-z]\.[a-z]{{2,3}}|[a-z]@[a-z0-9\-]+\.[a-z]{{2,3}})(?![\w@])"
@@ -39,7 +39,7 @@ URL_EMAIL = re.compile(
 _UNIT = rf"[{U}](?:[{LOW}]{{1,2}})?\."
 # Sequences of units: "A. G.", "E.-N.", "D. - M.", "U. Sch.", "H.-G.".
 INITIALS = re.compile(
-    rf"(?<![\w.\-/]){_UNIT}(?:\s?-?\s?{_UNIT})*(?![\w])"
+    rf"(?<![\w.\-/]){_UNIT}(?:[ \t]?-?[ \t]?{_UNIT})*(?![\w])"
     rf"|(?<![\w.\-/])[{U}]\.?(?:-[{U}]\.?)+(?![\w\-])"  # hyphenated: "A-M", "H.-G."
 )
 # A bare capital letter, optionally with a digit ("B1") or a hyphenated word ("A-GbR").
@@ -49,7 +49,7 @@ LOWER_LETTER = re.compile(rf"(?<![\w.\-])[{LOW}](?=\s+(?:GmbH|AG|KG|Holding|GbR)
 
 # Units that are ordinary abbreviations or titles, never the start of a name placeholder.
 _LEADING_NON_NAMES = frozenset(
-    "Dr. Nr. Rn. Bl. Bd. Abs. Art. Hr. Fr. Fa. Ziff. Vgl. Tel. Az. St. Sp. Kl. Gr.".split()
+    "Dr. Nr. Rn. Bl. Bd. Abs. Art. Hr. Fr. Fa. Ziff. Vgl. Tel. Az. St. Sp. Kl. Gr. Inh. Dipl. Ing.".split()
 )
 _UNIT_RE = re.compile(_UNIT)
 
@@ -74,7 +74,10 @@ _LETTER_BEFORE = re.compile(rf"(?<![\w.\-])[{U}{LOW}]\d?$")
 
 def _special_ellipsis(text: str, start: int, end: int) -> bool:
     """"S…", "a…", "W1…", "…straße", "…-GmbH": an ellipsis fused to a single letter or to a
-    suffix can only be a placeholder; fused to a whole word ("hiermit…") it is an omission."""
+    suffix can only be a placeholder; fused to a whole word ("hiermit…") it is an omission.
+    Four or five dots ("....", ".....") are a placeholder style, not an omission."""
+    if end - start >= 4:
+        return True
     if _LETTER_BEFORE.search(text[max(0, start - 4) : start]):
         return True
     nxt = text[end : end + 2]

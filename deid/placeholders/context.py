@@ -106,6 +106,14 @@ def _quoted_ranges(line: str) -> list[tuple[int, int]]:
     return sorted(ranges)
 
 
+def _strip_right(word: str) -> str:
+    """Trailing punctuation off, but a period glued to the word stays ("Dr.", "K.,")."""
+    core = word.rstrip(_STRIP_RIGHT + ".")
+    if len(word) > len(core) and word[len(core)] == ".":
+        return core + "."
+    return core
+
+
 def _words_before(text: str, pos: int, n: int) -> list[Word]:
     lo = max(0, pos - 160)
     segment = text[lo:pos]
@@ -116,7 +124,7 @@ def _words_before(text: str, pos: int, n: int) -> list[Word]:
     for m in reversed(matches):
         raw = m.group(0)
         word = raw.lstrip(_STRIP_LEFT)
-        stripped = word.rstrip(_STRIP_RIGHT)
+        stripped = _strip_right(word)
         sep = word[len(stripped) :]
         if "\n" in segment[m.end() :]:
             sep = sep + "\n"
@@ -137,7 +145,7 @@ def _words_after(text: str, pos: int, n: int) -> list[Word]:
         sep = raw[: len(raw) - len(word)]
         if "\n" in segment[: m.start()]:
             sep = "\n" + sep
-        stripped = word.rstrip(_STRIP_RIGHT)
+        stripped = _strip_right(word)
         if stripped:
             start = pos + m.start() + len(raw) - len(word)
             out.append(Word(stripped, start, start + len(stripped), sep))

@@ -47,6 +47,7 @@ def detect_placeholders(text: str) -> list[Span]:
             continue
         if not cand.obvious and _inside(abbreviations, abbr_starts, cand.start, cand.end):
             continue
+        cand = _after_abbreviation(text, cand, abbreviations, abbr_starts)
         window = make_window(text, cand.start, cand.end, quotes)
         verdict = judge(cand, window)
         if hits and _coordinated(text, hits[-1], cand, verdict):
@@ -57,7 +58,7 @@ def detect_placeholders(text: str) -> list[Span]:
         if verdict.accept:
             hits.append(_hit(cand, window, verdict))
             last_end = cand.end
-        elif verdict.rule == "letter-no-evidence":
+        elif verdict.rule in ("letter-no-evidence", "short-form-without-role"):
             undecided.append((cand, window))
     hits += _consistent_letters(hits, undecided)
     _harmonize_types(hits)
@@ -66,7 +67,9 @@ def detect_placeholders(text: str) -> list[Span]:
 
 
 _COORDINATION_GAP = re.compile(r"^[\s“”\"‘]*(?:,|und|oder|bzw\.|sowie|/)[\s„\"‚]*$")
-_COORDINABLE = frozenset({"letter-no-evidence", "letter-list", "quoted-letter", "noun-designation"})
+_COORDINABLE = frozenset(
+    {"letter-no-evidence", "letter-list", "quoted-letter", "noun-designation", "short-form-without-role"}
+)
 
 
 def _coordinated(text: str, last: _Hit, cand: Candidate, verdict: Verdict) -> bool:
@@ -81,6 +84,19 @@ def _coordinated(text: str, last: _Hit, cand: Candidate, verdict: Verdict) -> bo
     if len(last.surface_key.rstrip(".")) > 3:
         return False
     return bool(_COORDINATION_GAP.match(text[last.end : cand.start]))
+
+
+def _after_abbreviation(
+    text: str, cand: Candidate, ranges: list[tuple[int, int]], starts: list[int]
+) -> Candidate:
+    """"Oberstleutnant a. D. K.": initials that begin inside an abbreviation start after it."""
+    i = bisect.bisect_right(starts, cand.start) - 1
+    if cand.kind != "initials" or i < 0 or not (ranges[i][0] <= cand.start < ranges[i][1] < cand.end):
+        return cand
+    start = ranges[i][1]
+    while start < cand.end and text[start] in " -":
+        start += 1
+    return Candidate(start, cand.end, cand.kind, cand.obvious) if start < cand.end else cand
 
 
 def _inside(ranges: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -105,7 +121,7 @@ def _consistent_letters(hits: list[_Hit], undecided: list[tuple[Candidate, Windo
     as one elsewhere in the document ("Herr K" … "K erklärte")."""
     strong: dict[str, Counter[str]] = defaultdict(Counter)
     for h in hits:
-        if h.strong and not h.obvious:
+        if (h.strong or h.rule.startswith("short-form")) and not h.obvious:
             strong[h.surface_key.rstrip(".")][h.label] += 1
     out: list[_Hit] = []
     for cand, window in undecided:
@@ -142,7 +158,7 @@ def _merge(text: str, hits: list[_Hit]) -> list[_Hit]:
         if merged:
             prev = merged[-1]
             gap = text[prev.end : h.start]
-            if h.start >= prev.end and gap.strip(" -") == "" and "\n" not in gap and len(gap) <= 3:
+            if h.start >= prev.end and gap.strip(" -&") == "" and "\n" not in gap and len(gap) <= 3:
                 prev.end = h.end
                 prev.label = _merged_label(prev, h)
                 prev.strong = prev.strong or h.strong

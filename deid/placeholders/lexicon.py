@@ -14,7 +14,8 @@ import re
 # Stems; any inflection matches. Gender: "m", "f" or None (ambiguous/plural).
 _PERSON_ROLE_STEMS: dict[str, str | None] = {
     "Herr": "m", "Herrn": "m", "Frau": "f", "Fräulein": "f",
-    "Zeuge": "m", "Zeugen": None, "Zeugin": "f", "Zeuginnen": "f",
+    "Zeuge": "m", "Zeugen": None, "Herren": "m", "Damen": "f", "Inh.": None, "Eheleute": None,
+    "Eheleuten": None, "Geschwister": None, "Brüder": "m", "Schwestern": "f", "Zeugin": "f", "Zeuginnen": "f",
     "Kläger": "m", "Klägers": "m", "Klägerin": "f", "Klägerinnen": "f",
     "Angeklagte": None, "Angeklagter": "m", "Angeklagten": None,
     "Mitangeklagte": None, "Mitangeklagter": "m", "Mitangeklagten": None,
@@ -94,10 +95,11 @@ _ROLE_PREFIXES = (
     r"Stations|Haus|Pflege|Adoptiv|Stief|Groß|Schwieger|Halb|Ehe|Lebens|Geschäfts|Firmen|"
     r"Arbeits|Dienst|Kriminal|Polizei|Steuer|Patent|Fach|Zahn|Tier|Haus|Vertrags|Betriebs|"
     r"Mandats|Prozess|Verfahrens|Insolvenz|Nachlass|Testaments|Rechts|Miet|Erb|Bau|Grund|"
-    r"Stell|Privat|Brief|Sozial|Abteilungs|Projekt|Team|Schicht|Filial|Markt|Werk|Bereichs"
+    r"Stell|Privat|Brief|Sozial|Abteilungs|Projekt|Team|Schicht|Filial|Markt|Werk|Bereichs|"
+    r"Einsatz|Referats|Gruppen|Ober|Haupt|Lebens"
 )
 PERSON_ROLE_STEM = re.compile(
-    rf"^(?:(?:{_ROLE_PREFIXES})-?)?(?:"
+    rf"^(?:(?i:{_ROLE_PREFIXES})-?){{0,2}}(?:"
     r"[Zz]eug|[Kk]läger|[Bb]eklagt|[Aa]ngeklagt|[Bb]eigeladen|[Bb]etroffen|[Gg]eschädigt|"
     r"[Aa]ntragstell|[Aa]ntragsgegn|[Bb]eschwerdeführ|[Ss]achverständig|[Rr]echtsanw|"
     r"[Vv]erteidig|[Gg]eschäftsführ|[Gg]esellschafter|[Mm]itarbeit|[Aa]rbeitnehm|[Ee]rblass|"
@@ -114,7 +116,8 @@ PERSON_ROLE_STEM = re.compile(
     r"[Mm]akler|[Aa]rchitekt|[Ii]ngenieur|[Vv]erwalter|[Tt]reuhänder|[Aa]ktionär|[Dd]irektor|"
     r"[Ll]eiter|[Kk]ommissar|[Pp]olizist|[Mm]eister|[Ww]achtmeister|[Pp]rüfer|[Vv]ertreter"
     r"|[Tt]orhüter|[Zz]usteller|[Aa]rbeiter|[Pp]ächter|[Vv]erpächter|[Ss]tellvertreter|"
-    r"[Aa]ngestellt|[Hh]elfer|[Bb]eschuldigt|[Aa]uszubildend|[Pp]raktikant|[Ff]ührer"
+    r"[Aa]ngestellt|[Hh]elfer|[Bb]eschuldigt|[Aa]uszubildend|[Pp]raktikant|[Ff]ührer|"
+    r"[Vv]erfolgt|[Aa]ngeschuldigt|[Gg]efährt|[Kk]ommissar|[Pp]artner|[Mm]itglied|[Bb]ote|[Bb]otin"
     r")(?:e|en|er|ern|ers|es|in|innen|erin|erinnen|s|n|nen)?$"
 )
 
@@ -148,7 +151,8 @@ ORG_CUES: frozenset[str] = frozenset(
     Betreiber Händler Händlerin Lieferantin Lieferant Versicherer Vermieterin Investor
     Fonds Fondsgesellschaft Treuhänderin Emittentin Insolvenzschuldnerin Schuldnerin
     Komplementärin Kommanditistin Gesellschafterin Organgesellschaft Organträgerin BgA
-    Firmen Unternehmen Gesellschaften Banken""".split()
+    Firmen Unternehmen Gesellschaften Banken VEB LPG Kombinat Genossenschaft Organisation
+    Vereinigung Verband Verbandes""".split()
 )
 # Hyphenated organization words: "X-Gruppe", "A-GbR", "K-Klinik", "A-Fonds".
 ORG_SUFFIX = re.compile(
@@ -186,14 +190,14 @@ INSTITUTION_NOUN = re.compile(
     r"(?:amt|amts|amtes|zentrum|zentrums|agentur|schule|schulzentrum|klinik|klinikum|"
     r"krankenhaus|krankenhauses|krankenhäuser|krankenhäusern|heim|heims|werk|werks|kasse|"
     r"behörde|anstalt|institut|instituts|stelle|dienst|station|wache|wachen|verwaltung|"
-    r"gemeinde|stadt|kreis|bezirk|universität|hochschule|akademie|kaserne|bataillon|regiment|"
+    r"gemeinde|stadt|kreis|kreises|bezirk|universität|hochschule|akademie|kaserne|bataillon|regiment|"
     r"kommando|geschwader|brigade|division|staffel|dienststelle|inspektion|direktion|"
     r"präsidium|gericht|gerichts|ministerium|bank|sparkasse|versicherung|verband|verein|"
     r"kanzlei|praxis|apotheke|hotel|restaurant|bahnhof|flughafen|hafen|markt|gruppe|"
     r"konzern|gesellschaft|flurstück|flurstücke|flurstücks|grundstück|grundstücke|"
-    r"grundstücks|gemarkung|ortsteil|siedlung|viertel|quartier|betrieb|betriebs|filiale|"
+    r"grundstücks|grundstücken|flurstücken|gemarkung|ortsteil|siedlung|viertel|quartier|betrieb|betriebs|filiale|"
     r"niederlassung|standort|objekt|anwesen|mühle|kirche|pfarrei|kita|kindergarten|"
-    r"ort|orts|ortes|konsulat|botschaft|zentrale)$",
+    r"ort|orts|ortes|konsulat|botschaft|zentrale|moschee|synagoge|tempel|kloster)$",
     re.IGNORECASE,
 )
 ORG_HEAD_AFTER = re.compile(
@@ -241,7 +245,8 @@ CATEGORY_BEFORE: frozenset[str] = frozenset(
     Klassen Fahrzeugklasse Zulassungsklasse Emissionsklasse Gefahrenklasse Vitamins Typen
     Vordruck Formular Formulars Schreiben Gutachten Muster Objekt Objekts Wohnung Wohnungen
     Bauteil Bauteils Abteilung Dezernat Referat Sachgebiet Unterabschnitt Kapitels Titel
-    Gliederungspunkt Gliederungspunkte Tenorziffer Nummer Nummern Spiegelstrich""".split()
+    Gliederungspunkt Gliederungspunkte Tenorziffer Nummer Nummern Spiegelstrich Fall Fälle Falls
+    Reihe Unterreihe Serie Abschnitte Varianten Stufen Typus Kategorien""".split()
 )
 # A letter in these sequences is part of an abbreviation, not a placeholder.
 ABBREVIATIONS = re.compile(
@@ -253,14 +258,14 @@ ABBREVIATIONS = re.compile(
     r"p\.\s?a\.|a\.\s?D\.|i\.\s?A\.|o\.\s?Ä\.|u\.\s?Ä\.|b\.\s?w\.|m\.\s?E\.|i\.\s?Erg\.|"
     r"U\.\s?S\.|U\.\s?K\.|S\.\s?A\.|B\.\s?V\.|N\.\s?V\.|N\.\s?N\.|v\.\s?Chr\.|n\.\s?Chr\.|"
     r"St\.\s?Rspr\.|a\.\s?E\.|a\.\s?M\.|i\.\s?Br\.|i\.\s?d\.\s?OPf\.|a\.\s?d\.|"
-    r"Fl\.\s?Nr\.|Fl\.-Nr\.|Gem\.|Geb\.)(?![\w])"
+    r"Fl\.\s?Nr\.|Fl\.-Nr\.|Gem\.|Geb\.|K\.\s?O\.|d\.\s?R\.)(?![\w])"
 )
 # Two-letter abbreviations that look like "Sch." name abbreviations but are ordinary words.
 COMMON_SHORT_ABBREVIATIONS: frozenset[str] = frozenset(
-    """Nr. Rn. Dr. Bl. Bd. Hs. Ls. Rz. Tz. Abs. Art. St. Ab. Ag. Az. Ast. Bf. Bg. Bk. Bkl.
+    """Nr. Rn. Dr. Bl. Bd. Hs. Ls. Rz. Tz. Abs. Art. Ab. Ag. Az. Ast. Bf. Bg. Bk. Bkl.
     Bv. Fa. Ff. Gr. Hr. Kl. Lt. Mio. Mrd. Nds. Od. Or. Pr. Rd. Sa. So. Sp. Sr. Std. Str. Tel.
     Vf. Vgl. Wz. Zi. Ziff. Bsp. Jg. Hg. Hrsg. Ca. Mo. Di. Mi. Do. Fr. Jan. Feb. Mär. Apr.
-    Jun. Jul. Aug. Sep. Okt. Nov. Dez. Kap. Ch. Co. Ltd. Inc. Ges. Urt. Beschl. Anm. Aufl.
+    Jun. Jul. Aug. Sep. Okt. Nov. Dez. Kap. Co. Ltd. Inc. Ges. Urt. Beschl. Anm. Aufl.
     Bln. Bay. Ps. Pkt. Ord. Ges. Urt. Dip. Ing. Inh. Pat.""".split()
 )
 # Words that can start a sentence after a sentence-final placeholder ("… in O. Die Klage").
@@ -282,6 +287,7 @@ ARTICLES: frozenset[str] = frozenset(
     "der die das dem den des ein eine einer einem einen eines dieser diese diesem diesen "
     "dieses jener seine seiner seinem seinen ihre ihrer ihrem ihren".split()
 )
+OUTLINE_ROMAN = re.compile(r"^(?:I{1,3}|IV|VI{0,3}|IX|XI{0,3}|X)$")  # outline numerals (I–XIII)
 ROMAN = re.compile(r"^(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})$")
 # Court register codes in case numbers: "1 ABR 4/99", "V ZR 200/14", "B 7a AL 14/05 R".
 CASE_REGISTER = re.compile(

@@ -24,7 +24,8 @@ _OUTLINE_NEXT = re.compile(
     r"^\s(?:[IVX]{1,4}\.?(?=[\s,;)]|$)|[a-z]{1,2}\)|(?:[IVX\d.]+\s|[a-z]{1,3}\s){0,3}der Gründe|§)"
 )
 _CASE_REGISTER_NEXT = re.compile(r"^\s(?:[A-Z][A-Za-z]{0,5})\s\d+[/.]\d+")
-_HYPHEN_WORD = re.compile(r"^-\s?([A-ZÄÖÜa-zäöü][\w.]*)")
+# a hyphen glued to the next word ("X-Gruppe", "D. -Bausparvertrag"), not a dash (" - ")
+_HYPHEN_WORD = re.compile(r"^\s?-([A-ZÄÖÜa-zäöü][\w.]*)")
 _TITLES = frozenset("Dr. Prof. Dres. Dipl.-Ing. Dipl.-Kfm. med. jur. rer. nat. pol.".split())
 _PARTICLES = frozenset("von van de zu".split())
 _MONTH_OR_YEAR = re.compile(
@@ -59,15 +60,30 @@ def is_role(word: str) -> bool:
     return word in lx.PERSON_ROLES or bool(lx.PERSON_ROLE_STEM.search(word))
 
 
+_RANK_SUFFIXES = re.compile(r"(?:\s(?:a\.\s?D\.|d\.\s?R\.|i\.\s?G\.|a\.D\.|d\.R\.|i\.G\.))+\s*$")
+
+
 def role_before(w: Window) -> str | None:
-    """The person role word right before the candidate, skipping titles ("Herrn Dr. von")."""
-    for word in w.before[:4]:
+    """The person role word right before the candidate, skipping titles ("Herrn Dr. von")
+    and rank suffixes ("Oberstleutnant a. D. K.")."""
+    before = w.before
+    m = _RANK_SUFFIXES.search(w.raw_before(30))
+    if m:
+        cut = w.start - (len(w.raw_before(30)) - m.start())
+        before = [b for b in before if b.end <= cut]
+    for word in before[:4]:
         if any(c in word.sep for c in ".;:)\n") and word.text not in _TITLES:
             return None
         if word.text in _TITLES or word.text in _PARTICLES:
             continue
         return word.text if is_role(word.text) else None
     return None
+
+
+def _legal_form_after_next_word(w: Window) -> bool:
+    """"V. Fleisch GmbH & Co. KG": one name word between the placeholder and a legal form."""
+    m = re.match(r"^\s[A-ZÄÖÜ][\wäöüß\-]+", w.raw_after(60))
+    return bool(m) and bool(lx.LEGAL_FORM_AFTER.match(w.raw_after(80)[m.end() :]))
 
 
 def title_before(w: Window) -> bool:
@@ -107,6 +123,8 @@ def location_cue_before(w: Window) -> bool:
         return False
     if word == "Raum":
         return w.prev(1) == "im"
+    if word == "von" and w.prev(1) in ("Grundbuch", "Gemarkung", "Stadt", "Gemeinde", "Landkreis"):
+        return True
     return (
         word in lx.LOCATION_CUES
         or word in lx.LOCATION_PREPS
@@ -144,9 +162,27 @@ def noun_designation(w: Window) -> bool:
     return True
 
 
+_JUDGE_ROLES = frozenset("Richter Richterin Richters Vorsitzende Vorsitzender Vorsitzenden Präsident Präsidentin Vizepräsident Vizepräsidentin".split())
+
+
+def lowercase_words() -> frozenset[str]:
+    from deid.placeholders.vocabulary import lowercase_words as words
+
+    return words()
+
+
 def real_name_after(w: Window) -> bool:
-    """Initial followed by a surname-like word: a real, abbreviated name ("M. Rennpferdt")."""
+    """Initial followed by a surname-like word: a real, abbreviated name ("M. Rennpferdt").
+    After a role or a place/organization cue the next capitalized word is ordinary text
+    ("der Zeuge K. Vorhalte", "in L. Dienst", "VEB H. Frankfurt")."""
     if not w.after or w.after[0].sep.strip():
+        return False
+    if _legal_form_after_next_word(w):
+        return False
+    role = role_before(w)
+    if role and role not in _JUDGE_ROLES:
+        return False
+    if location_cue_before(w) or org_cue_before(w):
         return False
     nxt = w.after[0].text.split("/")[0].rstrip(".,")
     if not _CAP_WORD.match(nxt):
@@ -155,6 +191,10 @@ def real_name_after(w: Window) -> bool:
         return False
     if lx.STREET_WORD.search(nxt) or lx.ORG_SUFFIX.match(nxt) or is_role(nxt):
         return False
+    if lx.INSTITUTION_NOUN.search(nxt):
+        return False  # "die F. Moschee", "der E. Hochschule"
+    if nxt.lower() in lowercase_words():
+        return False  # a sentence starting after "… und S. Triftige Gründe …"
     return True
 
 
@@ -196,9 +236,14 @@ def number_before(w: Window) -> bool:
     return bool(w.before) and not w.before[0].sep.strip() and bool(_NUMBER.match(w.prev()))
 
 
+_UNIT_AFTER = re.compile(r"^\s(?:km|m|qm|m²|ha|kg|t|Stunden|Std\.|Minuten|Jahre|Monate|Tage|%|Prozent|Mal)\b")
+
+
 def infer_type(w: Window, cand: Candidate) -> tuple[str, bool, str]:
     """Type of an accepted placeholder from its context: (label, strong, rule)."""
     after = w.raw_after(80)
+    if _UNIT_AFTER.match(after):
+        return OTHER, True, "quantity"  # "rund X km", "mindestens Y Stunden"
     if lx.MONEY_AFTER.match(after):
         return MONEY, True, "money"
     if street_after(w) or cand.kind == "street_fused":
@@ -209,9 +254,11 @@ def infer_type(w: Window, cand: Candidate) -> tuple[str, bool, str]:
             return STREET, True, "street"
         if lx.ORG_SUFFIX.match(suffix):
             return ORGANIZATION, True, "org-suffix"
-        if suffix.startswith(("Stadt", "Dorf", "Kreis", "Land")):
+        if suffix.startswith(("Stadt", "Dorf", "Kreis", "Land")) or suffix.lower().startswith("kreis"):
             return LOCATION, True, "loc-suffix"
-    if legal_form_after(w):
+        if lx.INSTITUTION_NOUN.search(suffix):
+            return ORGANIZATION, True, "institution-suffix"
+    if legal_form_after(w) or _legal_form_after_next_word(w):
         return ORGANIZATION, True, "legal-form"
     if lx.LOCATION_HEAD_AFTER.match(after):
         return LOCATION, True, "loc-head"
@@ -313,11 +360,17 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
     single_letters = [u for u in units if len(u.rstrip(".")) == 1]
     role = role_before(w)
     suffix = hyphen_suffix(w)
-    if suffix and not (lx.STREET_WORD.search(suffix) or lx.ORG_SUFFIX.match(suffix)):
+    if suffix and not (
+        lx.STREET_WORD.search(suffix) or lx.ORG_SUFFIX.match(suffix) or lx.INSTITUTION_NOUN.search(suffix)
+    ):
         return reject("compound")  # "C.I.L.F.I.T.-Doktrin", "U.S.-Dollar"
     if len(units) == 1 and surface in lx.COMMON_SHORT_ABBREVIATIONS:
         return reject("abbreviation")
+    if ELLIPSIS_AFTER.match(w.raw_after(5)) and len(units) <= 2:
+        return _accept(cand, w, "initials-ellipsis")  # "L. ...", "Ch. ..."
     if not single_letters and not role and not title_before(w):
+        if len(units) == 1 and _syntactic_slot(w) and not w.line_start:
+            return _accept(cand, w, "short-form-syntax")  # "Immer wieder drang St. hierbei"
         return reject("short-form-without-role")
     if len(units) >= 3 and " " not in surface:
         return reject("acronym")
@@ -325,7 +378,9 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
         return reject("abbreviation-sequence")  # "i. S.", "d. A.", "a. F."
     if w.after and _LOWER_ABBREV.match(w.next()) and not w.next_sep().strip():
         return reject("abbreviation-sequence")  # "D. h.", "L. u. P."
-    if re.match(r"^\s?\d", w.raw_after(3)) and (not role or surface == "S."):
+    if re.match(r"^\s?\d", w.raw_after(3)) and (
+        surface == "S." or not (role or location_cue_before(w))
+    ):
         return reject("number-follows")
     if w.raw_after(1) == ")" and w.line_start:
         return reject("outline")
@@ -335,9 +390,14 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
         return reject("category")
     if w.prev() in _OUTLINE_PREV or _OUTLINE_NEXT.match(w.raw_after(8)):
         return reject("outline")
-    if _LAW_ABBREV.match(_cue_word(w)) and not role:
+    if w.raw_after(1) == "/" and re.match(r"^/[A-ZÄÖÜ][a-zäöü]", w.raw_after(3)):
+        return reject("case-name")  # "G. R./Niederlande", "X./Germany"
+    if lx.OUTLINE_ROMAN.match(units[-1].rstrip(".")) and re.match(r"^,\s\d", w.raw_after(4)):
+        return reject("outline")  # "(I., 1. der Beschwerdebegründung)"
+
+    if _LAW_ABBREV.match(_cue_word(w)) and not role and not (org_cue_before(w) or location_cue_before(w)):
         return reject("law-abbreviation")
-    if lx.ROMAN.match(units[-1].rstrip(".")) and (w.line_start or w.prev() == "zu" or noun_designation(w)):
+    if lx.OUTLINE_ROMAN.match(units[-1].rstrip(".")) and (w.line_start or w.prev() == "zu" or noun_designation(w)):
         return reject("roman-outline")  # "B. I. Die …", "Beschwerdeführer zu I."
     if len(single_letters) == len(units) <= 2 and w.line_start and not role:
         nxt = w.next()
@@ -386,8 +446,10 @@ def _judge_letter(cand: Candidate, w: Window) -> Verdict:
         return reject("outline")
     if re.match(r"^\s\(\w+\)\s\d", after) or re.match(r"^:\s?\d", after):
         return reject("case-number")  # "29 W (pat) 34/12", "EU: C: 2013: 612"
-    if after.startswith(")") and w.line_start:
-        return reject("outline")  # "A) Dem Anmeldezeichen …"
+    if after.startswith(")") and (w.line_start or w.prev() in _OUTLINE_PREV):
+        return reject("outline")  # "A) Dem Anmeldezeichen …", "unter C)."
+    if lx.ROMAN.match(surface) and w.prev() in ("bis", "und", "oder") and len(w.before) > 1 and lx.ROMAN.match(w.prev(1)):
+        return reject("roman-list")  # "Tiefbrunnen I bis V"
     if re.match(r"^\s(?:bezeichne|genannt|markiert|gekennzeichne)", after):
         return reject("designation")
     if re.match(r"^\s?/\s?[A-ZÄÖÜ](?![\w])", after):

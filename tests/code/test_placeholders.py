@@ -40,7 +40,7 @@ MUST_FIRE = [
     # places
     ("Die Beklagte betreibt in V ein Krankenhaus mit verschiedenen Fachabteilungen.", [("V", "LOCATION")]),
     ("Die Satzung der Stadt L. über die Erhebung der Vergnügungsteuer", [("L.", "LOCATION")]),
-    ("an der L.-Universität H. im Dienst des Landes", [("H.", "LOCATION")]),
+    ("an der L.-Universität H. im Dienst des Landes", [("L.", "ORGANIZATION"), ("H.", "LOCATION")]),
     ("bewohnte der Kläger eine Wohnung in der V-Straße in A-M mit einer Größe von 103 qm.", [("V-Straße", "STREET"), ("A-M", "LOCATION")]),
     ("die Flurstücke F und G von einem anderen Rechtsträger erworben", [("F", "LOCATION"), ("G", "LOCATION")]),
     # streets

@@ -1,0 +1,51 @@
+"""Lowercase German words of the training corpus.
+
+Tells a capitalized word at a sentence start ("… und S. Triftige Gründe …") from a surname
+after an initial ("M. Rennpferdt"): a word that also occurs in lower case is ordinary
+language. Built from the training split only; ``python -m deid.placeholders.vocabulary
+data/corpus/train.jsonl`` regenerates the bundled list.
+"""
+
+from __future__ import annotations
+
+import lzma
+import re
+import sys
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "lowercase_words.txt.xz"
+_WORD = re.compile(r"(?<![\wäöüß])[a-zäöüß]{3,}(?![\wäöüß])")
+MIN_COUNT = 3
+
+
+@lru_cache(maxsize=1)
+def lowercase_words() -> frozenset[str]:
+    if not RESOURCE.exists():
+        return frozenset()
+    with lzma.open(RESOURCE, "rt", encoding="utf-8") as fh:
+        return frozenset(line.strip() for line in fh if line.strip())
+
+
+def build(texts) -> list[str]:
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(_WORD.findall(text))
+    return sorted(w for w, n in counts.items() if n >= MIN_COUNT)
+
+
+def main(argv: list[str]) -> None:
+    from deid.io import read_documents
+
+    docs = read_documents(argv[0])
+    if any(d.court in {"bgh", "bverwg", "bavaria"} and d.meta.get("corpus") != "decisions" or d.court == "bavaria" for d in docs):
+        raise SystemExit("refusing to build the vocabulary from reserved evaluation documents")
+    words = build(d.text for d in docs)
+    with lzma.open(RESOURCE, "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(words) + "\n")
+    print(f"{len(words)} words written to {RESOURCE}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
