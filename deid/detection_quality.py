@@ -60,6 +60,7 @@ def evaluate_detection(
     group_of: Callable[[Document], str] = lambda d: d.court or "all",
     scored: Callable[[Document, list[Span], list[Span]], list[Span]] | None = None,
     unjudged: Callable[[Document], list[Span]] | None = None,
+    adjudication: dict[str, list[tuple[int, int, bool]]] | None = None,
 ) -> DetectionReport:
     """Score ``detect`` against ``gold_of`` on every document.
 
@@ -79,6 +80,9 @@ def evaluate_detection(
                 flags = element_flags(elements, skip)
                 report.unjudged_elements += sum(flags)
                 elements = [el for el, f in zip(elements, flags) if not f]
+        overrides = (adjudication or {}).get(doc.id, [])
+        if overrides:
+            gold = _adjudicate(elements, gold, overrides)
         conf, fps, fns = element_confusion(elements, gold, pred)
         report.documents += 1
         report.overall = report.overall + conf
@@ -95,6 +99,39 @@ def evaluate_detection(
         for i in fns:
             report.errors.append(_error(doc, elements[i], "FN", gl=gold_labels[i], rule="missed"))
     return report
+
+
+def _adjudicate(elements, gold: list[Span], overrides: list[tuple[int, int, bool]]) -> list[Span]:
+    """Gold after a reviewed verdict: an element judged a placeholder becomes a gold span,
+    gold spans over an element judged not a placeholder are cut out of it."""
+    out = list(gold)
+    for start, end, is_placeholder in overrides:
+        for el in elements:
+            if el.start < end and start < el.end:
+                if is_placeholder:
+                    out.append(Span(el.start, el.end, "OTHER", source="adjudicated"))
+                else:
+                    cut: list[Span] = []
+                    for g in out:
+                        if g.start < el.end and el.start < g.end:
+                            if g.start < el.start:
+                                cut.append(Span(g.start, el.start, g.label, source=g.source))
+                            if el.end < g.end:
+                                cut.append(Span(el.end, g.end, g.label, source=g.source))
+                        else:
+                            cut.append(g)
+                    out = cut
+    return sorted(out)
+
+
+def load_adjudication(path) -> dict[str, list[tuple[int, int, bool]]]:
+    """Reviewed disagreements between a gold set and the detector (ids and offsets only)."""
+    from deid.io import read_jsonl
+
+    out: dict[str, list[tuple[int, int, bool]]] = defaultdict(list)
+    for rec in read_jsonl(path):
+        out[str(rec["doc_id"])].append((int(rec["start"]), int(rec["end"]), rec["verdict"] == "placeholder"))
+    return dict(out)
 
 
 def _rules_by_element(elements, pred: list[Span]) -> list[str]:
@@ -130,7 +167,11 @@ def ler_scored_predictions(doc: Document, gold: list[Span], pred: list[Span]) ->
     return [p for p in pred if p.label in COVERED_LABELS or any(p.overlaps(g) for g in gold)]
 
 
-def evaluate_on_ler(docs: Iterable[Document], detect: Detector, name: str = "ler") -> DetectionReport:
+def evaluate_on_ler(
+    docs: Iterable[Document], detect: Detector, name: str = "ler", adjudication=None
+) -> DetectionReport:
+    """Score against the LER-derived gold; with ``adjudication`` (a reviewed list of
+    disagreements, see data/gold/ler_adjudication.jsonl) against the corrected gold."""
     return evaluate_detection(
         name,
         docs,
@@ -138,6 +179,7 @@ def evaluate_on_ler(docs: Iterable[Document], detect: Detector, name: str = "ler
         detect,
         scored=ler_scored_predictions,
         unjudged=ler_unjudged,
+        adjudication=load_adjudication(adjudication) if adjudication else None,
     )
 
 

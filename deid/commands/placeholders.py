@@ -38,6 +38,9 @@ def placeholders(
 def validate_placeholders(
     ler: Optional[Path] = typer.Option(None, help="LER documents (JSONL with 'entities'), e.g. data/corpus/test.jsonl."),
     courts: str = typer.Option("", help="Comma-separated LER courts to score (default: all in the file)."),
+    adjudication: Optional[Path] = typer.Option(
+        Path("data/gold/ler_adjudication.jsonl"), help="Reviewed LER disagreements (also scored separately)."
+    ),
     decisions: Optional[Path] = typer.Option(None, help="Placeholder-decisions file of the manual rewrite."),
     documents: Optional[Path] = typer.Option(None, help="Original documents the decisions refer to."),
     report: Path = typer.Option(Path("reports/placeholder_quality.json"), help="JSON report (metrics + error list)."),
@@ -55,6 +58,10 @@ def validate_placeholders(
             if d.meta.get("corpus") == "ler" and (not wanted or d.court in wanted)
         ]
         out["ler"] = evaluate_on_ler(docs, detect_placeholders).to_dict()
+        if adjudication and adjudication.exists():
+            out["ler_adjudicated"] = evaluate_on_ler(
+                docs, detect_placeholders, "ler_adjudicated", adjudication
+            ).to_dict()
     if decisions:
         if documents is None:
             raise typer.BadParameter("--documents is needed with --decisions")

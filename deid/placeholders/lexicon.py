@@ -96,7 +96,7 @@ _ROLE_PREFIXES = (
     r"Arbeits|Dienst|Kriminal|Polizei|Steuer|Patent|Fach|Zahn|Tier|Haus|Vertrags|Betriebs|"
     r"Mandats|Prozess|Verfahrens|Insolvenz|Nachlass|Testaments|Rechts|Miet|Erb|Bau|Grund|"
     r"Stell|Privat|Brief|Sozial|Abteilungs|Projekt|Team|Schicht|Filial|Markt|Werk|Bereichs|"
-    r"Einsatz|Referats|Gruppen|Ober|Haupt|Lebens"
+    r"Einsatz|Referats|Gruppen|Ober|Haupt|Lebens|Brigade|Flottillen|Stabs|Fregatten|Korvetten"
 )
 PERSON_ROLE_STEM = re.compile(
     rf"^(?:(?i:{_ROLE_PREFIXES})-?){{0,2}}(?:"
@@ -117,7 +117,8 @@ PERSON_ROLE_STEM = re.compile(
     r"[Ll]eiter|[Kk]ommissar|[Pp]olizist|[Mm]eister|[Ww]achtmeister|[Pp]rüfer|[Vv]ertreter"
     r"|[Tt]orhüter|[Zz]usteller|[Aa]rbeiter|[Pp]ächter|[Vv]erpächter|[Ss]tellvertreter|"
     r"[Aa]ngestellt|[Hh]elfer|[Bb]eschuldigt|[Aa]uszubildend|[Pp]raktikant|[Ff]ührer|"
-    r"[Vv]erfolgt|[Aa]ngeschuldigt|[Gg]efährt|[Kk]ommissar|[Pp]artner|[Mm]itglied|[Bb]ote|[Bb]otin"
+    r"[Vv]erfolgt|[Aa]ngeschuldigt|[Gg]efährt|[Kk]ommissar|[Pp]artner|[Mm]itglied|[Bb]ote|[Bb]otin|"
+    r"[Gg]eneral|[Aa]dmiral|[Oo]berst|[Mm]ajor|[Hh]auptmann|[Ll]eutnant|[Ff]eldwebel|[Kk]apitän"
     r")(?:e|en|er|ern|ers|es|in|innen|erin|erinnen|s|n|nen)?$"
 )
 
