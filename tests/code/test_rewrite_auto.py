@@ -1,0 +1,143 @@
+"""deid.rewrite.auto: the automatically rewritten LER test set (real BGH documents)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid.io import read_documents, text_hash, write_documents
+from deid.ler import load_ler_file
+from deid.placeholder_gold import LER_PLACEHOLDER_TYPES, is_placeholder_token, ler_gold_placeholders
+from deid.rewrite.auto import auto_id, rewrite_ler_document, rewrite_ler_documents
+from deid.rewrite.keep_labels import keep_label
+from deid.schema import KEEP_LABELS, Document, Span
+from deid.surrogates import SurrogateGenerator
+from deid.textedit import apply_replacements
+from tests.conftest import SOURCES
+
+N_DOCS = 12
+
+
+@pytest.fixture(scope="module")
+def bgh() -> list[Document]:
+    """The first BGH documents that have LER placeholders."""
+    docs = [d for d in load_ler_file(SOURCES / "ler" / "bgh.conll.xz") if ler_gold_placeholders(d)]
+    return docs[:N_DOCS]
+
+
+@pytest.fixture(scope="module")
+def rewritten(bgh) -> list[tuple[Document, Document]]:
+    generator = SurrogateGenerator(seed=13, pool="eval")
+    return [(doc, rewrite_ler_document(doc, generator)) for doc in bgh]
+
+
+def _entity_of(doc: Document, span: Span) -> Span:
+    return next(e for e in doc.entities if e.start <= span.start and span.end <= e.end)
+
+
+def test_every_gold_placeholder_becomes_one_surrogate_span(rewritten):
+    for doc, out in rewritten:
+        gold = ler_gold_placeholders(doc)
+        assert len(out.spans) == len(gold)
+        for g, s in zip(gold, out.spans):
+            assert s.label == LER_PLACEHOLDER_TYPES[_entity_of(doc, g).label] == g.label
+            surrogate = out.text[s.start : s.end]
+            assert surrogate and surrogate == surrogate.strip()
+            assert surrogate != doc.text[g.start : g.end]
+
+
+def test_no_placeholder_surface_is_left_at_a_gold_span(rewritten):
+    for _, out in rewritten:
+        for s in out.spans:
+            assert not any(
+                is_placeholder_token(tok, "PER") for tok in out.text[s.start : s.end].split()
+            )
+
+
+def test_offsets_round_trip_to_the_source_text(rewritten):
+    """Putting the placeholders back where the surrogates are gives the source exactly."""
+    for doc, out in rewritten:
+        gold = ler_gold_placeholders(doc)
+        back, _, _ = apply_replacements(
+            out.text, [(s, doc.text[g.start : g.end]) for s, g in zip(out.spans, gold)]
+        )
+        assert back == doc.text
+
+
+def test_keep_spans_still_cover_their_entity_text(rewritten):
+    judges = 0
+    for doc, out in rewritten:
+        gold = ler_gold_placeholders(doc)
+        kept = [e for e in doc.entities if not any(e.overlaps(g) for g in gold)]
+        assert len(out.keep) == len(kept)
+        for entity, k in zip(sorted(kept), out.keep):
+            assert out.text[k.start : k.end] == doc.text[entity.start : entity.end]
+            assert k.label == keep_label(entity.label) and k.label in KEEP_LABELS
+            judges += k.label == "JUDGE"
+        assert not any(k.overlaps(s) for k in out.keep for s in out.spans)
+    assert judges > 0  # BGH decisions end with the judges' names
+
+
+def test_meta_records_source_seed_and_pool(rewritten):
+    doc, out = rewritten[0]
+    assert out.id == auto_id(doc.id, 13) != doc.id
+    assert out.court == "bgh"
+    assert out.meta["source_id"] == doc.id
+    assert out.meta["source_hash"] == text_hash(doc.text)
+    assert out.meta["seed"] == 13 and out.meta["surrogate_pool"] == "eval"
+    assert set(out.meta["generators"]) == {s.label for s in out.spans}
+    assert not out.entities
+
+
+def test_deterministic_for_a_seed_and_different_across_seeds(bgh):
+    first = [d.to_dict() for d in rewrite_ler_documents(bgh, seed=13)]
+    again = [d.to_dict() for d in rewrite_ler_documents(bgh, seed=13)]
+    other = [d.to_dict() for d in rewrite_ler_documents(bgh, seed=14)]
+    assert first == again
+    assert [d["text"] for d in first] != [d["text"] for d in other]
+
+
+def test_same_placeholder_same_surrogate_within_a_document(rewritten):
+    for doc, out in rewritten:
+        seen: dict[tuple[str, str], str] = {}
+        for g, s in zip(ler_gold_placeholders(doc), out.spans):
+            key = (g.label, " ".join(doc.text[g.start : g.end].split()))
+            surrogate = out.text[s.start : s.end]
+            assert seen.setdefault(key, surrogate) == surrogate
+
+
+def test_only_reserved_courts_with_entities_are_rewritten(bgh):
+    other = Document(
+        id="x", text="Der Kläger K. klagt.", court="bag", entities=[Span(10, 12, "PER")]
+    )
+    bare = Document(id="y", text="Kein Eintrag.", court="bgh")
+    out = list(rewrite_ler_documents([other, bare, bgh[0]], courts=["bgh"]))
+    assert [d.meta["source_id"] for d in out] == [bgh[0].id]
+
+
+def test_written_and_read_back_unchanged(rewritten, tmp_path):
+    outs = [out for _, out in rewritten]
+    write_documents(tmp_path / "auto.jsonl", outs)
+    assert [d.to_dict() for d in read_documents(tmp_path / "auto.jsonl")] == [
+        d.to_dict() for d in outs
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "label"),
+    [
+        ("RR", "JUDGE"),
+        ("GRT", "COURT"),
+        ("GS", "LAW"),
+        ("VO", "LAW"),
+        ("EUN", "LAW"),
+        ("VS", "LAW"),
+        ("VT", "LAW"),
+        ("RS", "CASE_REFERENCE"),
+        ("LIT", "LITERATURE"),
+        ("LD", "PUBLIC_ENTITY"),
+        ("PER", "PUBLIC_ENTITY"),
+        ("INN", "PUBLIC_ENTITY"),
+    ],
+)
+def test_keep_labels(tag, label):
+    assert keep_label(tag) == label
