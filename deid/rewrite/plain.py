@@ -26,6 +26,12 @@ _XRUN = re.compile(r"(?:^|[^a-wyzA-WYZÄÖÜäöüß])[xX]{2,}")
 _ELLIPSIS = ("…", "...")
 _ROMAN = re.compile(r"^[IVX]{1,4}\.$")
 _SATZ = re.compile(r"\s+\d")
+# case numbers: "V ZR 168/14", "III ZR 92/22" (senate + register), "RO 7 K 17.47" (chamber letter)
+_SENATE = re.compile(r"^[IVX]{1,4}$|^[A-Z]$")
+_REGISTER_NEXT = re.compile(r"\s[A-Z][A-Za-z]{0,5}\s\d+[/.]\d+")
+_CHAMBER_NEXT = re.compile(r"\s\d+[/.]\d+")
+_CHAMBER_BEFORE = re.compile(r"\d\s$")
+_GAZETTE_BEFORE = re.compile(r"(?:BGBl|GVBl|BayGVBl)\.?\s$")  # "BGBl I S. 310"
 
 
 def core_bounds(surface: str) -> tuple[int, int]:
@@ -69,11 +75,25 @@ def is_plain(surface: str) -> bool:
 
 
 def is_plain_element(text: str, start: int, end: int) -> bool:
-    """:func:`is_plain`, plus two shapes only their position makes harmless: "S." before a
-    number (Satz/Seite in a citation) and a Roman numeral opening a line (a heading)."""
+    """:func:`is_plain`, plus shapes only their position makes harmless: "S." before a number
+    (Satz/Seite in a citation), the senate or chamber letter of a case number ("V ZR
+    168/14", "RO 7 K 17.47"), the part of a law gazette ("BGBl I") and a Roman numeral
+    opening a line (a heading)."""
     surface = text[start:end]
     if is_plain(surface):
         return True
     if surface == "S." and _SATZ.match(text, end):
+        return True
+    if _SENATE.match(surface) and (
+        _REGISTER_NEXT.match(text, end)
+        or (
+            _CHAMBER_NEXT.match(text, end)
+            and _CHAMBER_BEFORE.search(text, max(0, start - 2), start)
+        )
+    ):
+        return True
+    if _ROMAN.match(surface.rstrip(".") + ".") and _GAZETTE_BEFORE.search(
+        text, max(0, start - 8), start
+    ):
         return True
     return bool(_ROMAN.match(surface)) and (start == 0 or text[start - 1] == "\n")

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import bisect
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from deid.elements import Element, element_flags, text_elements
+from deid.elements import Element, element_flags
 from deid.io import text_hash, write_documents
 from deid.rewrite.decisions import (
     DONE,
@@ -31,11 +31,10 @@ from deid.rewrite.decisions import (
     apply_decisions,
     check_text,
 )
-from deid.rewrite.plain import core_bounds, is_plain_element
+from deid.rewrite.doctext import Detector, DocText, NotFound
 from deid.rewrite.store import DecisionStore
 from deid.schema import LABELS, Document, Span
 from deid.surrogates import DocumentSurrogates, SurrogateGenerator, derive_rng
-from deid.surrogates.substitute import CONTEXT_WINDOW
 from deid.surrogates.surface import normalize
 
 logger = logging.getLogger(__name__)
@@ -44,8 +43,6 @@ DEFAULT_SEED = 13
 POOL = "eval"
 SEARCH_WINDOW = 1500  # how far from the current element "s TEXT" and "c OLD => NEW" look
 MAX_UNDO = 500
-
-Detector = Callable[[str], list[Span]]
 
 
 class SessionError(ValueError):
@@ -82,18 +79,6 @@ class Progress:
     needed: int  # elements a person must decide in this document
     decided: int  # of those, decided
     placeholders: int
-
-
-@dataclass
-class _DocState:
-    """Per-document data that follows from the text (cached while the session runs)."""
-
-    doc: Document
-    elements: list[Element]
-    starts: list[int]
-    suggestions: list[Span]
-    needs: list[int]
-    surrogates: DocumentSurrogates
 
 
 @dataclass(frozen=True)
@@ -147,7 +132,8 @@ class Session:
         self.cursor: int | None = None
         self.proposal: Proposal | None = None
         self.finished = False
-        self._states: dict[str, _DocState] = {}
+        self._texts: dict[str, DocText] = {}
+        self._surrogates: dict[str, DocumentSurrogates] = {}
         self._flags: tuple[DocDecisions, list[bool]] | None = None
         self._history: list[_Snapshot] = []
         self._enter(self._first_open(0))
@@ -159,11 +145,26 @@ class Session:
         return self.docs[self.doc_index]
 
     @property
-    def state(self) -> _DocState:
+    def doctext(self) -> DocText:
+        """Elements, suggestions and what needs deciding in the current document."""
         doc = self.doc
-        if doc.id not in self._states:
-            self._states[doc.id] = self._build_state(doc)
-        return self._states[doc.id]
+        if doc.id not in self._texts:
+            self._texts[doc.id] = DocText.build(doc, self.detect)
+        return self._texts[doc.id]
+
+    @property
+    def surrogates(self) -> DocumentSurrogates:
+        """The current document's surrogates; on first use (also after a resume) it is fed
+        the decided placeholders in order, so surnames stay linked to their initials."""
+        doc = self.doc
+        if doc.id not in self._surrogates:
+            surrogates = DocumentSurrogates(self.generator, doc.id)
+            for d in self.book.get(doc.id).placeholders:
+                surrogates.surrogate(
+                    d.label or "", doc.text[d.start : d.end], *self.doctext.context(d.start, d.end)
+                )
+            self._surrogates[doc.id] = surrogates
+        return self._surrogates[doc.id]
 
     @property
     def decisions(self) -> DocDecisions:
@@ -171,29 +172,26 @@ class Session:
 
     @property
     def element(self) -> Element | None:
-        return None if self.cursor is None else self.state.elements[self.cursor]
+        return None if self.cursor is None else self.doctext.elements[self.cursor]
 
     def progress(self) -> Progress:
-        state = self.state
+        doctext = self.doctext
         flags = self._decided()
         position = (
-            bisect.bisect_left(state.needs, self.cursor) + 1 if self.cursor is not None else 0
+            bisect.bisect_left(doctext.needs, self.cursor) + 1 if self.cursor is not None else 0
         )
         return Progress(
             doc_number=self.doc_index + 1,
             doc_total=len(self.docs),
             doc_id=self.doc.id,
             position=position,
-            needed=len(state.needs),
-            decided=sum(1 for i in state.needs if flags[i]),
+            needed=len(doctext.needs),
+            decided=sum(1 for i in doctext.needs if flags[i]),
             placeholders=len(self.decisions.placeholders),
         )
 
-    def surface(self, start: int, end: int) -> str:
-        return self.doc.text[start:end]
-
     def suggestion_at(self, start: int, end: int) -> Span | None:
-        return next((s for s in self.state.suggestions if s.start < end and start < s.end), None)
+        return self.doctext.suggestion_at(start, end)
 
     # --- decisions ----------------------------------------------------------------------
 
@@ -225,7 +223,7 @@ class Session:
         self._push()
         decisions = self.decisions
         for i in range(p.first, p.last + 1):
-            el = self.state.elements[i]
+            el = self.doctext.elements[i]
             suggested = self.suggestion_at(el.start, el.end) is not None
             decisions = decisions.with_decision(
                 Decision(el.start, el.end, NOT_PLACEHOLDER, suggested=suggested)
@@ -251,21 +249,21 @@ class Session:
         """Grow the span by ``n`` elements to the ``left`` or ``right`` (first to the edge
         of a partly covered element: "A" in "A-GbR" grows to "A-GbR")."""
         p = self._need_proposal()
-        elements = self.state.elements
+        elements = self.doctext.elements
         start, end, first, last = p.start, p.end, p.first, p.last
         for _ in range(n):
             if side == "left":
-                if start > self._core(first)[0]:
-                    start = self._core(first)[0]
+                if start > self.doctext.core(first)[0]:
+                    start = self.doctext.core(first)[0]
                 elif first > 0:
                     first -= 1
-                    start = self._core(first)[0]
+                    start = self.doctext.core(first)[0]
             else:
-                if end < self._core(last)[1]:
-                    end = self._core(last)[1]
+                if end < self.doctext.core(last)[1]:
+                    end = self.doctext.core(last)[1]
                 elif last + 1 < len(elements):
                     last += 1
-                    end = self._core(last)[1]
+                    end = self.doctext.core(last)[1]
         return self._reshape(p, start, end, first, last)
 
     def shrink(self, side: str, n: int = 1) -> str:
@@ -277,10 +275,10 @@ class Session:
                 raise SessionError("the span is one element; cut inside it with s TEXT")
             if side == "left":
                 first += 1
-                start = self._core(first)[0]
+                start = self.doctext.core(first)[0]
             else:
                 last -= 1
-                end = self._core(last)[1]
+                end = self.doctext.core(last)[1]
         return self._reshape(p, start, end, first, last)
 
     def set_span_text(self, needle: str) -> str:
@@ -288,7 +286,7 @@ class Session:
         "A-GbR", or a name the courts forgot to anonymize a few words away)."""
         p = self._need_proposal()
         start, end = self._find(needle)
-        first, last = self._element_range(start, end)
+        first, last = self.doctext.element_range(start, end)
         return self._reshape(p, start, end, first, last)
 
     def edit_surrogate(self, text: str) -> str:
@@ -308,17 +306,11 @@ class Session:
         if p.label is None:
             raise SessionError("pick a type first (1-9 or t TYPE)")
         self._push()
-        text = self.doc.text
         n = p.redraws + 1
-        surface = text[p.start : p.end]
+        surface = self.doc.text[p.start : p.end]
+        before, after = self.doctext.context(p.start, p.end)
         rng = derive_rng(self.seed, "redraw", self.doc.id, p.label, normalize(surface), n)
-        out = self.generator.generate(
-            p.label,
-            surface,
-            text[max(0, p.start - CONTEXT_WINDOW) : p.start],
-            rng,
-            after=text[p.end : p.end + CONTEXT_WINDOW],
-        )
+        out = self.generator.generate(p.label, surface, before, rng, after=after)
         self.proposal = replace(p, surrogate=out, origin="redrawn", redraws=n)
         return "another surrogate"
 
@@ -398,7 +390,7 @@ class Session:
         if decisions.document is not None and decisions.done:
             decisions = decisions.with_status(OPEN)
         self._put(decisions.without_decision(target))
-        first, last = self._element_range(target.start, target.end)
+        first, last = self.doctext.element_range(target.start, target.end)
         self.cursor = first
         if target.is_placeholder:
             self.proposal = Proposal(
@@ -418,9 +410,9 @@ class Session:
         """Jump to the next undecided element the detector suggests; the elements jumped
         over stay undecided and come back before the document is finished."""
         self._need_element()
-        state, flags = self.state, self._decided()
-        for i in state.needs:
-            if i > self.cursor and not flags[i] and self.suggestion_at(*state.elements[i]):
+        doctext, flags = self.doctext, self._decided()
+        for i in doctext.needs:
+            if i > self.cursor and not flags[i] and self.suggestion_at(*doctext.elements[i]):
                 self._push()
                 self.cursor, self.proposal = i, self._propose(i)
                 return "next suggestion"
@@ -429,9 +421,9 @@ class Session:
     def skip(self) -> str:
         """Leave this element undecided for now (it comes back before the end)."""
         self._need_element()
-        state, flags = self.state, self._decided()
-        later = [i for i in state.needs if i > self.cursor and not flags[i]]
-        earlier = [i for i in state.needs if i < self.cursor and not flags[i]]
+        doctext, flags = self.doctext, self._decided()
+        later = [i for i in doctext.needs if i > self.cursor and not flags[i]]
+        earlier = [i for i in doctext.needs if i < self.cursor and not flags[i]]
         target = (later or earlier or [None])[0]
         if target is None:
             raise SessionError("this is the last open element of the document")
@@ -455,34 +447,11 @@ class Session:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _build_state(self, doc: Document) -> _DocState:
-        elements = text_elements(doc.text)
-        suggestions = self.detect(doc.text)
-        suggested = element_flags(elements, suggestions)
-        needs = [
-            i
-            for i, el in enumerate(elements)
-            if suggested[i] or not is_plain_element(doc.text, el.start, el.end)
-        ]
-        surrogates = DocumentSurrogates(self.generator, doc.id)
-        for d in self.book.get(doc.id).placeholders:  # same memory (surnames) as before a resume
-            surrogates.surrogate(
-                d.label or "", doc.text[d.start : d.end], *_context(doc.text, d.start, d.end)
-            )
-        logger.debug(
-            "%s: %d elements, %d to decide, %d suggestions",
-            doc.id,
-            len(elements),
-            len(needs),
-            len(suggestions),
-        )
-        return _DocState(doc, elements, [e.start for e in elements], suggestions, needs, surrogates)
-
     def _decided(self) -> list[bool]:
         decisions = self.decisions
         if self._flags is None or self._flags[0] is not decisions:
             spans = [Span(d.start, d.end, d.decision) for d in decisions.decisions]
-            self._flags = (decisions, element_flags(self.state.elements, spans))
+            self._flags = (decisions, element_flags(self.doctext.elements, spans))
         return self._flags[1]
 
     def _first_open(self, start: int) -> int | None:
@@ -515,7 +484,7 @@ class Session:
     def _next_open(self, start: int) -> int | None:
         """First undecided element to decide at or after ``start``, else the first one."""
         flags = self._decided()
-        needs = self.state.needs
+        needs = self.doctext.needs
         k = bisect.bisect_left(needs, start)
         for i in needs[k:] + needs[:k]:
             if not flags[i]:
@@ -537,23 +506,23 @@ class Session:
         return f"{message}; document finished, next document"
 
     def _propose(self, index: int) -> Proposal:
-        el = self.state.elements[index]
+        el = self.doctext.elements[index]
         suggestion = self.suggestion_at(el.start, el.end)
         if suggestion is not None:
             # only the undecided elements of the suggestion around this one: never propose
             # to overwrite what the person already decided
-            first, last = self._element_range(suggestion.start, suggestion.end)
+            first, last = self.doctext.element_range(suggestion.start, suggestion.end)
             flags = self._decided()
             lo = hi = index
             while lo > first and not flags[lo - 1]:
                 lo -= 1
             while hi < last and not flags[hi + 1]:
                 hi += 1
-            start = suggestion.start if lo == first else self._core(lo)[0]
-            end = suggestion.end if hi == last else self._core(hi)[1]
+            start = suggestion.start if lo == first else self.doctext.core(lo)[0]
+            end = suggestion.end if hi == last else self.doctext.core(hi)[1]
             p = Proposal(start, end, lo, hi, suggestion.label, None)
         else:
-            start, end = self._core(index)
+            start, end = self.doctext.core(index)
             p = Proposal(start, end, index, index, None, None)
         return self._with_surrogate(p)
 
@@ -570,8 +539,8 @@ class Session:
         for d in self.decisions.placeholders:
             if d.label == p.label and normalize(text[d.start : d.end]) == key:
                 return replace(p, surrogate=d.surrogate)
-        surrogate = self.state.surrogates.surrogate(
-            p.label, surface, *_context(text, p.start, p.end)
+        surrogate = self.surrogates.surrogate(
+            p.label, surface, *self.doctext.context(p.start, p.end)
         )
         return replace(p, surrogate=surrogate)
 
@@ -588,44 +557,15 @@ class Session:
         )
         return "span changed"
 
-    def _core(self, index: int) -> tuple[int, int]:
-        el = self.state.elements[index]
-        a, b = core_bounds(self.doc.text[el.start : el.end])
-        return el.start + a, el.start + b
-
-    def _element_range(self, start: int, end: int) -> tuple[int, int]:
-        starts = self.state.starts
-        first = max(0, bisect.bisect_right(starts, start) - 1)
-        if self.state.elements[first].end <= start and first + 1 < len(starts):
-            first += 1
-        last = max(first, bisect.bisect_left(starts, end) - 1)
-        return first, last
-
     def _find(self, needle: str) -> tuple[int, int]:
-        """The occurrence of ``needle`` that overlaps the current element, else the nearest
-        one within :data:`SEARCH_WINDOW` characters."""
+        """``needle`` in or next to the current element (see :meth:`DocText.find_near`)."""
         el = self._need_element()
         if not needle:
             raise SessionError("give the text to look for")
-        text = self.doc.text
-        lo = max(0, el.start - SEARCH_WINDOW)
-        hi = min(len(text), el.end + SEARCH_WINDOW)
-        hits = []
-        pos = text.find(needle, lo, hi)
-        while pos != -1:
-            hits.append(pos)
-            pos = text.find(needle, pos + 1, hi)
-        if not hits:
-            raise SessionError("not found near the current element")
-        best = min(
-            hits,
-            key=lambda s: (
-                0
-                if s < el.end and el.start < s + len(needle)
-                else 1 + min(abs(s - el.start), abs(s + len(needle) - el.end))
-            ),
-        )
-        return best, best + len(needle)
+        try:
+            return self.doctext.find_near(needle, el, SEARCH_WINDOW)
+        except NotFound:
+            raise SessionError("not found near the current element") from None
 
     def _need_proposal(self) -> Proposal:
         if self.finished or self.proposal is None:
@@ -652,11 +592,6 @@ class Session:
         if self.store is None:
             return sum(1 for _ in self.book.records())
         return self.store.save(self.book)
-
-
-def _context(text: str, start: int, end: int) -> tuple[str, str]:
-    """What a surrogate generator may read around a span (as ``substitute`` gives it)."""
-    return text[max(0, start - CONTEXT_WINDOW) : start], text[end : end + CONTEXT_WINDOW]
 
 
 def _resolve_label(label: str) -> str:

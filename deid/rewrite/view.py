@@ -70,7 +70,7 @@ def context_text(session: Session, wide: bool = False) -> Text:
         for i in range(max(start, a), min(end, b)):
             kinds[i - a] = max(kinds[i - a], kind)
 
-    for s in session.state.suggestions:
+    for s in session.doctext.suggestions:
         mark(s.start, s.end, _SUGGESTION)
     decided = session.decisions
     inserts: dict[int, list[tuple[str, str]]] = {}

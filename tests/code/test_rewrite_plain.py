@@ -77,6 +77,12 @@ def test_not_plain(surface):
         ("die Zeugin S. sagte", "S.", False),
         ("Gründe\nI.\n1\nDer Kläger", "I.", True),  # heading
         ("in Ziffer I. aufgehoben", "I.", False),
+        ("BGH, Urteil vom 12. Juni 2015 – V ZR 168/14, NJW", "V", True),
+        ("BGH, Beschluss vom 8.2.2018 – III ZB 92/17", "III", True),
+        ("VG Regensburg, Urteil vom 28.11.2019 – RO 7 K 17.47", "K", True),
+        ("zuletzt geändert (BGBl I S. 310)", "I", True),
+        ("der Zeuge K 17 Jahre alt", "K", False),
+        ("die Firma V 12/13 GmbH", "V", False),
     ],
 )
 def test_position_makes_some_shapes_harmless(text, word, plain):

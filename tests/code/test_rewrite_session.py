@@ -85,12 +85,12 @@ def until(session: Session, predicate, limit: int = 40) -> None:
 
 
 def test_walk_shows_only_elements_that_need_a_decision(session, doc):
-    state = session.state
+    state = session.doctext
     visited = []
     while not session.finished:
         visited.append(session.cursor)
         do(session, "")
-    assert visited == state.needs and len(visited) == 14
+    assert visited == state.needs and len(visited) == 10
     suggested = [session.suggestion_at(*state.elements[i]) is not None for i in visited]
     for i, sug in zip(visited, suggested):
         assert sug or not is_plain_element(doc.text, *state.elements[i])
@@ -101,7 +101,7 @@ def test_walk_shows_only_elements_that_need_a_decision(session, doc):
     assert decided.done
     assert len(decided.placeholders) == sum(suggested) == 9
     assert all(d.suggested for d in decided.placeholders)
-    assert [d.decision for d in decided.decisions].count(NOT_PLACEHOLDER) == 5
+    assert [d.decision for d in decided.decisions].count(NOT_PLACEHOLDER) == 1  # "(B),"
 
 
 def test_first_proposal_is_the_suggestion_without_brackets(session):
@@ -110,7 +110,7 @@ def test_first_proposal_is_the_suggestion_without_brackets(session):
     assert shown(session) == "B" and p.label == "PERSON" and p.origin == "proposed"
     assert p.surrogate and p.surrogate[0] == "B" and p.surrogate != "B"  # same initial
     pr = session.progress()
-    assert (pr.doc_number, pr.doc_total, pr.position, pr.needed, pr.decided) == (1, 1, 1, 14, 0)
+    assert (pr.doc_number, pr.doc_total, pr.position, pr.needed, pr.decided) == (1, 1, 1, 10, 0)
 
 
 def test_accept_and_reject_record_decisions(session, doc, tmp_path):
@@ -278,13 +278,13 @@ def test_quit_and_resume_at_the_first_undecided_element(session, doc, tmp_path):
     assert outcome.quit
     before = saved(tmp_path)
     resumed = _session([doc], tmp_path)
-    assert resumed.cursor == session.state.needs[2] < jumped_over  # the skipped "…" first
+    assert resumed.cursor == session.doctext.needs[2] < jumped_over  # the skipped "…" first
     assert len(resumed.decisions.decisions) == 3
     assert saved(tmp_path) == before
     outcome = execute(resumed, "u")
     assert not outcome.ok  # no history after a resume ...
     do(resumed, "b")  # ... but b reopens the decision before the cursor
-    assert resumed.cursor == resumed.state.needs[1] and resumed.proposal.label is None
+    assert resumed.cursor == resumed.doctext.needs[1] and resumed.proposal.label is None
     assert len(resumed.decisions.decisions) == 2
 
 
@@ -301,7 +301,7 @@ def test_skipped_elements_come_back_before_the_document_is_done(session):
     while not session.finished:
         order.append(session.cursor)
         do(session, "")
-    needs = session.state.needs
+    needs = session.doctext.needs
     assert order[-2:] == needs[:2]  # "(B)" and "(B)," after the rest
     assert sorted(order) == needs
 
@@ -411,7 +411,7 @@ def test_screen_shows_progress_context_and_proposal(session):
     console = Console(record=True, width=100, color_system=None)
     console.print(screen(session, show="help"))
     out = console.export_text()
-    assert "document 1/1" in out and "element 1/14" in out
+    assert "document 1/1" in out and "element 1/10" in out
     assert "116/22 ([[B]])" in out
     assert "PERSON" in out and session.proposal.surrogate in out and "undo" in out
     surrogate = session.proposal.surrogate
