@@ -24,14 +24,17 @@ _SHORT_ABBREV = re.compile(r"^[A-ZÄÖÜ][a-zäöü]{1,2}\.$")  # "Sch.", "Al.":
 _FUSED_STREET = re.compile(r"^[A-ZÄÖÜ](?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)$")
 _XRUN = re.compile(r"(?:^|[^a-wyzA-WYZÄÖÜäöüß])[xX]{2,}")
 _ELLIPSIS = ("…", "...")
-_ROMAN = re.compile(r"^[IVX]{1,4}\.$")
-_SATZ = re.compile(r"\s+\d")
-# case numbers: "V ZR 168/14", "III ZR 92/22" (senate + register), "RO 7 K 17.47" (chamber letter)
-_SENATE = re.compile(r"^[IVX]{1,4}$|^[A-Z]$")
-_REGISTER_NEXT = re.compile(r"\s[A-Z][A-Za-z]{0,5}\s\d+[/.]\d+")
-_CHAMBER_NEXT = re.compile(r"\s\d+[/.]\d+")
-_CHAMBER_BEFORE = re.compile(r"\d\s$")
-_GAZETTE_BEFORE = re.compile(r"(?:BGBl|GVBl|BayGVBl)\.?\s$")  # "BGBl I S. 310"
+_SENATE = re.compile(r"^(?:[IVX]{1,4}|[A-Z])$")
+_NUMBER_NEXT = re.compile(r"\s+\d")
+# Shapes only their position makes harmless: (element, text right before, text right after).
+_POSITIONAL: tuple[tuple[re.Pattern, re.Pattern | None, re.Pattern | None], ...] = (
+    (re.compile(r"^S\.$"), None, _NUMBER_NEXT),  # "§ 3 Abs. 1 S. 1": Satz, Seite
+    (_SENATE, None, re.compile(r"\s[A-Z][A-Za-z]{0,5}\s\d+[/.]\d+")),  # "V ZR 168/14"
+    (_SENATE, re.compile(r"\d\s$"), re.compile(r"\s\d+[/.]\d+")),  # "RO 7 K 17.47"
+    (re.compile(r"^[IVX]{1,4}$"), re.compile(r"(?:BGBl|GVBl)\.?\s$"), None),  # "BGBl I S. 310"
+    (_SENATE, re.compile(r"(?:Anlagen?|Anl\.)\s$"), _NUMBER_NEXT),  # "Anlage K 1"
+    (re.compile(r"^[IVX]{1,4}\.$"), re.compile(r"(?:^|\n)$"), None),  # heading "I." on its line
+)
 
 
 def core_bounds(surface: str) -> tuple[int, int]:
@@ -76,24 +79,16 @@ def is_plain(surface: str) -> bool:
 
 def is_plain_element(text: str, start: int, end: int) -> bool:
     """:func:`is_plain`, plus shapes only their position makes harmless: "S." before a number
-    (Satz/Seite in a citation), the senate or chamber letter of a case number ("V ZR
-    168/14", "RO 7 K 17.47"), the part of a law gazette ("BGBl I") and a Roman numeral
-    opening a line (a heading)."""
+    (Satz/Seite), the senate or chamber letter of a case number ("V ZR 168/14", "RO 7 K
+    17.47"), the part of a law gazette ("BGBl I"), an exhibit letter ("Anlage K 1") and a
+    Roman numeral heading its own line."""
     surface = text[start:end]
     if is_plain(surface):
         return True
-    if surface == "S." and _SATZ.match(text, end):
-        return True
-    if _SENATE.match(surface) and (
-        _REGISTER_NEXT.match(text, end)
-        or (
-            _CHAMBER_NEXT.match(text, end)
-            and _CHAMBER_BEFORE.search(text, max(0, start - 2), start)
-        )
-    ):
-        return True
-    if _ROMAN.match(surface.rstrip(".") + ".") and _GAZETTE_BEFORE.search(
-        text, max(0, start - 8), start
-    ):
-        return True
-    return bool(_ROMAN.match(surface)) and (start == 0 or text[start - 1] == "\n")
+    before = text[max(0, start - 12) : start]
+    return any(
+        shape.match(surface)
+        and (pre is None or pre.search(before))
+        and (post is None or post.match(text, end))
+        for shape, pre, post in _POSITIONAL
+    )

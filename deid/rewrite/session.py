@@ -523,8 +523,20 @@ class Session:
             p = Proposal(start, end, lo, hi, suggestion.label, None)
         else:
             start, end = self.doctext.core(index)
-            p = Proposal(start, end, index, index, None, None)
+            p = Proposal(start, end, index, index, self._decided_label(start, end), None)
         return self._with_surrogate(p)
+
+    def _decided_label(self, start: int, end: int) -> str | None:
+        """The type of an earlier placeholder with the same text ("Gemarkung A." … "von A."):
+        the detector may miss a repetition, the person should not have to."""
+        text = self.doc.text
+        key = normalize(text[start:end])
+        if not key or not any(ch.isalnum() or ch == "…" for ch in key):
+            return None
+        for d in self.decisions.placeholders:
+            if normalize(text[d.start : d.end]) == key:
+                return d.label
+        return None
 
     def _with_surrogate(self, p: Proposal) -> Proposal:
         """Fill in the document's surrogate for the proposal (unless the person edited it):

@@ -126,11 +126,16 @@ def proposal_table(session: Session) -> Table:
     text = session.doc.text
     suggestion = session.suggestion_at(p.start, p.end)
     elements = p.last - p.first + 1
+    if suggestion is not None:
+        source = (f"detector: {suggestion.label}", "yellow")
+    elif p.label is not None and p.origin == "proposed":
+        source = ("same text as an earlier placeholder", "yellow")
+    else:
+        source = ("detector: no suggestion", "dim")
     span = Text.assemble(
         (f"»{text[p.start : p.end]}«", "bold"),
-        (f"  {elements} element{'s' if elements > 1 else ''}", "dim"),
-        ("   detector: ", "dim"),
-        (suggestion.label if suggestion else "no suggestion", "yellow" if suggestion else "dim"),
+        (f"  {elements} element{'s' if elements > 1 else ''}   ", "dim"),
+        source,
     )
     table.add_row("span", span)
     if p.label is None:

@@ -99,9 +99,10 @@ def test_walk_shows_only_elements_that_need_a_decision(session, doc):
     book = DecisionStore(session.store.path).load()
     decided = book.get(doc.id)
     assert decided.done
-    assert len(decided.placeholders) == sum(suggested) == 9
-    assert all(d.suggested for d in decided.placeholders)
-    assert [d.decision for d in decided.decisions].count(NOT_PLACEHOLDER) == 1  # "(B),"
+    assert sum(suggested) == 9
+    # Enter took every suggestion, and "(B)," because "B" was taken before
+    assert len(decided.placeholders) == len(decided.decisions) == 10
+    assert [d.suggested for d in decided.placeholders].count(False) == 1
 
 
 def test_first_proposal_is_the_suggestion_without_brackets(session):
@@ -117,7 +118,9 @@ def test_accept_and_reject_record_decisions(session, doc, tmp_path):
     b = session.proposal
     do(session, "")  # accept the suggestion
     assert doc.text[session.element.start : session.element.end] == "(B),"
-    assert session.proposal.label is None  # not suggested: Enter would reject
+    assert session.suggestion_at(session.element.start, session.element.end) is None
+    # not suggested, but the same text as the "B" just taken: proposed the same way
+    assert session.proposal.label == "PERSON" and session.proposal.surrogate == b.surrogate
     rejected = session.element
     do(session, "n")
     rows = [r for r in saved(tmp_path) if r["record"] == "decision"]
@@ -181,7 +184,7 @@ def test_set_span_inside_and_grow_to_full_initials(garnishment, tmp_path):
 
 
 def test_type_and_surrogate_choices(session):
-    do(session, "")  # accept (B); now at "(B)," which has no suggestion
+    do(session, "n")  # reject (B); now at "(B)," which has no suggestion
     assert session.proposal.surrogate is None
     do(session, "1")
     person = session.proposal.surrogate
@@ -201,7 +204,7 @@ def test_type_and_surrogate_choices(session):
 
 
 def test_accept_needs_a_type(session):
-    do(session, "")  # at "(B),"
+    do(session, "n")  # at "(B),"
     outcome = execute(session, "y")
     assert not outcome.ok and "type" in outcome.message
 
@@ -284,7 +287,7 @@ def test_quit_and_resume_at_the_first_undecided_element(session, doc, tmp_path):
     outcome = execute(resumed, "u")
     assert not outcome.ok  # no history after a resume ...
     do(resumed, "b")  # ... but b reopens the decision before the cursor
-    assert resumed.cursor == resumed.doctext.needs[1] and resumed.proposal.label is None
+    assert resumed.cursor == resumed.doctext.needs[1] and resumed.proposal.origin == "proposed"
     assert len(resumed.decisions.decisions) == 2
 
 
