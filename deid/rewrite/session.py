@@ -520,7 +520,8 @@ class Session:
                 hi += 1
             start = suggestion.start if lo == first else self.doctext.core(lo)[0]
             end = suggestion.end if hi == last else self.doctext.core(hi)[1]
-            p = Proposal(start, end, lo, hi, suggestion.label, None)
+            label = self._decided_label(start, end) or suggestion.label
+            p = Proposal(start, end, lo, hi, label, None)
         else:
             start, end = self.doctext.core(index)
             p = Proposal(start, end, index, index, self._decided_label(start, end), None)
@@ -528,7 +529,7 @@ class Session:
 
     def _decided_label(self, start: int, end: int) -> str | None:
         """The type of an earlier placeholder with the same text ("Gemarkung A." … "von A."):
-        the detector may miss a repetition, the person should not have to."""
+        the detector may miss a repetition or type it otherwise; the person decided once."""
         text = self.doc.text
         key = normalize(text[start:end])
         if not key or not any(ch.isalnum() or ch == "…" for ch in key):

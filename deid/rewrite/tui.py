@@ -22,7 +22,7 @@ from deid.rewrite.view import screen
 
 logger = logging.getLogger(__name__)
 
-WELCOME = "Enter accepts the default, ? shows all keys, q saves and quits."
+WELCOME = "Enter: default  ?: keys  q: save+quit"
 
 
 class ScriptError(RuntimeError):
@@ -69,10 +69,12 @@ def run(
     clear: bool = True,
     quiet: bool = False,
 ) -> int:
-    """Run until all documents are done or the person quits; returns an exit status.
+    """Run until the person quits; returns an exit status. When all documents are done the
+    prompt stays, so ``b`` can still reopen a decision.
 
-    With ``script`` the commands come from its lines (no prompts); the first failing
-    command stops the replay with status 1, after saving.
+    With ``script`` the commands come from its lines (no prompts) and the run ends when all
+    documents are done or the lines run out; the first failing command stops the replay
+    with status 1, after saving.
     """
     console = console or Console(highlight=False)
     view = _ViewState()
@@ -87,7 +89,7 @@ def run(
                 console.print(
                     screen(session, wide=view.wide, show=view.show, message=message, fit=fit)
                 )
-            if session.finished:
+            if session.finished and script is not None:
                 session.save()
                 return 0
             view.show = None

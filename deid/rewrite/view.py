@@ -18,7 +18,6 @@ from deid.rewrite.session import Session
 CONTEXT_CHARS = (350, 250)  # characters before / after the element
 WIDE_CONTEXT_CHARS = (1200, 900)
 CONTEXT_LINES = 2
-_FIXED_LINES = 11  # header, blank lines, proposal table, message and prompt
 
 _NONE, _SUGGESTION, _DECIDED, _CORRECTED, _ELEMENT, _PROPOSAL = range(6)
 _STYLES = {
@@ -105,15 +104,19 @@ def context_text(session: Session, wide: bool = False) -> Text:
 
 
 def header(session: Session) -> Text:
+    """One line, whatever the width: progress first, the (long) document id last."""
     pr = session.progress()
-    return Text.assemble(
-        ("document ", "dim"),
+    text = Text.assemble(
+        ("doc ", "dim"),
         (f"{pr.doc_number}/{pr.doc_total}", "bold"),
-        (f" {pr.doc_id}", "cyan"),
         ("  element ", "dim"),
         (f"{pr.position}/{pr.needed}", "bold"),
-        (f"  decided {pr.decided}/{pr.needed}  placeholders {pr.placeholders}", "dim"),
+        (f"  decided {pr.decided}  placeholders {pr.placeholders}  ", "dim"),
+        (pr.doc_id, "cyan"),
     )
+    text.no_wrap = True
+    text.overflow = "ellipsis"
+    return text
 
 
 def proposal_table(session: Session) -> Table:
@@ -127,15 +130,13 @@ def proposal_table(session: Session) -> Table:
     suggestion = session.suggestion_at(p.start, p.end)
     elements = p.last - p.first + 1
     if suggestion is not None:
-        source = (f"detector: {suggestion.label}", "yellow")
+        source = (f"suggested {suggestion.label}", "yellow")
     elif p.label is not None and p.origin == "proposed":
         source = ("same text as an earlier placeholder", "yellow")
     else:
-        source = ("detector: no suggestion", "dim")
+        source = ("no suggestion", "dim")
     span = Text.assemble(
-        (f"»{text[p.start : p.end]}«", "bold"),
-        (f"  {elements} element{'s' if elements > 1 else ''}   ", "dim"),
-        source,
+        (f"»{text[p.start : p.end]}«", "bold"), (f"  ({elements})  ", "dim"), source
     )
     table.add_row("span", span)
     if p.label is None:
@@ -152,9 +153,7 @@ def proposal_table(session: Session) -> Table:
             Text.assemble((p.surrogate or "", "bold green"), (f"  ({p.origin})", "dim")),
         )
     default = "accept as placeholder" if p.label is not None else "not a placeholder"
-    table.add_row(
-        "Enter", Text.assemble((default, "bold"), ("   y n 1-9 < > , . s e r c u b g ? q", "dim"))
-    )
+    table.add_row("Enter", Text.assemble((default, "bold"), ("   ? all keys", "dim")))
     return table
 
 
@@ -191,6 +190,10 @@ def fit_lines(text: Text, console: Console, max_lines: int) -> Text:
     return Text("\n").join(lines[top : top + max_lines])
 
 
+def _height(console: Console, part: RenderableType) -> int:
+    return len(console.render_lines(part, console.options, pad=False))
+
+
 def screen(
     session: Session,
     *,
@@ -200,19 +203,25 @@ def screen(
     fit: Console | None = None,
 ) -> RenderableType:
     """Everything for one step, top to bottom; the prompt follows it. With ``fit`` the
-    context is cut to what that console's height leaves free."""
+    context gets what that console's height leaves free, so nothing else scrolls away."""
     if session.finished:
-        parts: list[RenderableType] = [Text("All documents are done.", style="bold green")]
-    else:
-        context = context_text(session, wide)
-        if fit is not None and show is None:
-            context = fit_lines(context, fit, max(3, fit.height - _FIXED_LINES))
-        parts = [header(session), Text(""), context, Text("")]
-        if show == "help":
-            parts += [help_table(), Text("")]
-        elif show == "list":
-            parts += [placeholder_list(session), Text("")]
-        parts.append(proposal_table(session))
+        parts: list[RenderableType] = [
+            Text(
+                "All documents are done. b reopens the last decision, q quits.", style="bold green"
+            )
+        ]
+        return Group(*parts, *([message] if message is not None else []))
+    top = header(session)
+    extra: list[RenderableType] = []
+    if show == "help":
+        extra = [help_table(), Text("")]
+    elif show == "list":
+        extra = [placeholder_list(session), Text("")]
+    bottom: list[RenderableType] = [proposal_table(session)]
     if message is not None:
-        parts.append(message)
-    return Group(*parts)
+        bottom.append(message)
+    context = context_text(session, wide)
+    if fit is not None and not extra:
+        used = sum(_height(fit, part) for part in [top, *bottom]) + 3  # 2 blank lines, prompt
+        context = fit_lines(context, fit, max(3, fit.height - used))
+    return Group(top, Text(""), context, Text(""), *extra, *bottom)

@@ -225,6 +225,16 @@ def test_same_placeholder_gets_the_same_surrogate(session):
     assert len(surrogates) == len(by_surface)  # different placeholders, different surrogates
 
 
+def test_the_type_chosen_once_is_proposed_for_the_same_text(session):
+    until(session, lambda s: shown(s) == "M.")
+    assert session.proposal.label == "LOCATION"  # the detector's type
+    do(session, "1", "")  # the person says: a person
+    taken = session.decisions.placeholders[-1]
+    until(session, lambda s: shown(s) == "M.")
+    assert session.suggestion_at(session.proposal.start, session.proposal.end).label == "LOCATION"
+    assert session.proposal.label == "PERSON" and session.proposal.surrogate == taken.surrogate
+
+
 def test_an_edited_surrogate_is_proposed_for_the_same_placeholder(session):
     do(session, "", "")
     assert shown(session) == "…"
@@ -414,7 +424,7 @@ def test_screen_shows_progress_context_and_proposal(session):
     console = Console(record=True, width=100, color_system=None)
     console.print(screen(session, show="help"))
     out = console.export_text()
-    assert "document 1/1" in out and "element 1/10" in out
+    assert "doc 1/1" in out and "element 1/10" in out
     assert "116/22 ([[B]])" in out
     assert "PERSON" in out and session.proposal.surrogate in out and "undo" in out
     surrogate = session.proposal.surrogate
@@ -434,3 +444,15 @@ def test_context_fits_a_small_pane(session):
     assert len(text.wrap(small, 40)) > 10
     fitted = fit_lines(text, small, 4)
     assert len(fitted.wrap(small, 40)) <= 4 and "[[…]]" in fitted.plain
+
+
+def test_back_after_everything_is_done(session):
+    while not session.finished:
+        do(session, "")
+    last = session.decisions.decisions[-1]
+    assert not execute(session, "").ok  # nothing left to decide
+    do(session, "b")
+    assert not session.finished and session.proposal.start == last.start
+    assert not session.decisions.done
+    do(session, "")
+    assert session.finished and session.decisions.done
