@@ -319,8 +319,7 @@ class Session:
     def correct(self, old: str, new: str) -> str:
         """Replace ``old`` (found next to the current element) by ``new`` in the rewritten
         text, e.g. a spacing mistake "Anw alt" → "Anwalt"."""
-        if self.cursor is None:
-            raise SessionError("no element here")
+        self._need_element()
         if old == new:
             raise SessionError("old and new text are the same")
         start, end = self._find(old)
@@ -355,7 +354,9 @@ class Session:
         if not self._history:
             raise SessionError("nothing to undo in this session (b reopens earlier decisions)")
         snap = self._history.pop()
-        changed = any(self.book.docs.get(k) is not v for k, v in snap.docs.items())
+        changed = snap.docs.keys() != self.book.docs.keys() or any(
+            self.book.docs[k] is not v for k, v in snap.docs.items()
+        )
         self.book.docs = dict(snap.docs)
         self.doc_index, self.cursor, self.proposal = snap.doc_index, snap.cursor, snap.proposal
         self.finished = snap.cursor is None
@@ -564,7 +565,7 @@ class Session:
         label = p.label
         if label is None:
             suggestion = self.suggestion_at(start, end)
-            label = suggestion.label if suggestion is not None else None
+            label = self._decided_label(start, end) or (suggestion.label if suggestion else None)
         self.proposal = self._with_surrogate(
             replace(p, start=start, end=end, first=first, last=last, label=label)
         )
