@@ -140,6 +140,8 @@ def apply(
     from deid.rewrite.inputs import load_documents
     from deid.rewrite.store import DecisionStore
 
+    if not decisions.exists():
+        raise typer.BadParameter(f"no decisions file at {decisions}")
     book = DecisionStore(decisions).load()
     docs = load_documents(input)
     known = {d.id for d in docs}
