@@ -113,8 +113,8 @@ def _tmux(*args: str) -> subprocess.CompletedProcess:
 def test_tmux_can_drive_the_terminal_ui(tmp_path, docs_dir):
     """The real TUI in a small tmux pane: send keys, read the screen, quit, check the file."""
     name = f"deid-rewrite-test-{time.monotonic_ns()}"
-    command = (
-        f"{sys.executable} -m deid.cli rewrite interactive --input {docs_dir} --courts '' "
+    command = (  # the short sleep lets tmux settle the pane size before the first screen
+        f"sleep 0.5; {sys.executable} -m deid.cli rewrite interactive --input {docs_dir} --courts '' "
         f"--ids {DOC_ID} --decisions {tmp_path / 'd.jsonl'} --output {tmp_path / 'o.jsonl'}"
     )
     assert _tmux("new-session", "-d", "-s", name, "-x", "70", "-y", "18", command).returncode == 0
