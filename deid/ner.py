@@ -1,7 +1,7 @@
 """Inference: a token classifier over whole documents, predictions as character spans.
 
-Long texts are cut into overlapping windows by the fast tokenizer; the probabilities of a
-token seen in several windows are averaged; a token counts as sensitive when its
+Long texts are cut into overlapping windows by the fast tokenizer; a token seen in several
+windows takes the prediction of the window where it sits most centrally; a token counts as sensitive when its
 probability of not being ``O`` reaches the threshold (set low to favour recall). Spans are
 widened to whole words (the thesis: one sensitive token makes the element sensitive).
 """
@@ -75,17 +75,23 @@ class TokenClassifier:
     def token_probabilities(self, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per text: unique token offsets (n, 2) and averaged label probabilities (n, tags)."""
         cfg = self.config
+        # never longer windows than the model was trained on (its tokenizer records that)
+        max_length = min(cfg.max_length, int(getattr(self.tokenizer, "model_max_length", cfg.max_length) or cfg.max_length))
+        stride = min(cfg.stride, max(1, (max_length - 2) // 2))  # tokenizers requires < length
         enc = self.tokenizer(
             list(texts),
             truncation=True,
-            max_length=cfg.max_length,
-            stride=cfg.stride,
+            max_length=max_length,
+            stride=stride,
             return_overflowing_tokens=True,
             return_offsets_mapping=True,
             return_special_tokens_mask=True,
         )
         n_windows = len(enc["input_ids"])
-        per_text: list[dict[tuple[int, int], list[np.ndarray]]] = [dict() for _ in texts]
+        # per text: token offsets -> (centrality, probabilities) of the best-placed occurrence;
+        # a token near a window edge lacks context, so the window where it sits most
+        # centrally decides
+        per_text: list[dict[tuple[int, int], tuple[int, np.ndarray]]] = [dict() for _ in texts]
         order = sorted(range(n_windows), key=lambda i: len(enc["input_ids"][i]))
         autocast = self.device.type == "cuda"
         for b in range(0, n_windows, cfg.batch_size):
@@ -103,10 +109,15 @@ class TokenClassifier:
             probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
             for r, i in enumerate(idx):
                 sample = enc["overflow_to_sample_mapping"][i]
+                n = len(enc["input_ids"][i])
+                table = per_text[sample]
                 for t, (off, special) in enumerate(zip(enc["offset_mapping"][i], enc["special_tokens_mask"][i])):
                     if special or off[1] <= off[0]:
                         continue
-                    per_text[sample].setdefault(tuple(off), []).append(probs[r, t])
+                    centrality = min(t, n - 1 - t)
+                    key = tuple(off)
+                    if key not in table or table[key][0] < centrality:
+                        table[key] = (centrality, probs[r, t])
         out = []
         for table in per_text:
             if not table:
@@ -114,7 +125,7 @@ class TokenClassifier:
                 continue
             keys = sorted(table)
             offsets = np.array(keys, dtype=int)
-            probs = np.stack([np.mean(table[k], axis=0) for k in keys])
+            probs = np.stack([table[k][1] for k in keys])
             out.append((offsets, probs))
         return out
 

@@ -29,7 +29,7 @@ LER_PLACEHOLDER_TYPES: dict[str, str] = {
     "AN": PERSON,
     "UN": ORGANIZATION,
     "ORG": ORGANIZATION,
-    "INN": ORGANIZATION,
+    "INN": LOCATION,  # institutions are named by their seat: "Landratsamt O.", "JVA T."
     "MRK": ORGANIZATION,
     "ST": LOCATION,
     "LD": LOCATION,

@@ -22,7 +22,7 @@ def train_tokenizer(
     vocab_size: int = 16000,
     kind: str = "wordpiece",
     min_frequency: int = 2,
-    model_max_length: int = 512,
+    model_max_length: int = 512,  # the model's trained window length; inference never exceeds it
 ) -> PreTrainedTokenizerFast:
     """Train a cased WordPiece (BERT-style) or Unigram tokenizer on ``texts``."""
     if kind == "wordpiece":

@@ -184,7 +184,13 @@ def train(
         tokens = 0
         losses: list[float] = []
         batches = _batches(windows, batch_size, rng)
-        bar = tqdm(batches, desc=f"epoch {epoch + 1}/{cfg.epochs}", disable=not cfg.progress, leave=False)
+        bar = tqdm(
+            batches,
+            desc=f"epoch {epoch + 1}/{cfg.epochs}",
+            disable=None if cfg.progress else True,  # None: only on a terminal
+            leave=False,
+            mininterval=2.0,
+        )
         optimizer.zero_grad(set_to_none=True)
         for step, batch in enumerate(bar, 1):
             inputs = _collate(batch, tokenizer.pad_token_id, device)

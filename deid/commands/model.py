@@ -1,0 +1,115 @@
+"""``deid train``, ``deid anonymize`` and ``deid evaluate-model``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+logger = logging.getLogger(__name__)
+console = Console(stderr=True)
+
+SECRET_ENV = "DEID_SECRET"
+
+
+def train_cmd(
+    corpus: Path = typer.Option(Path("data/corpus"), help="Corpus directory (train/validation JSONL)."),
+    output: Path = typer.Option(Path("models/latest"), help="Where the pipeline directory is written."),
+    profile: Optional[str] = typer.Option(None, help="tiny | small | base (default: params.yaml)."),
+    params: Path = typer.Option(Path("params.yaml"), help="Parameter file."),
+    placeholders: Optional[Path] = typer.Option(None, help="Precomputed placeholders JSONL (else detected now)."),
+    base: Optional[str] = typer.Option(None, help="Local path or hub id of a checkpoint to fine-tune."),
+) -> None:
+    """Train a token-classification model on surrogate-rewritten training decisions."""
+    from dataclasses import replace
+
+    from deid.settings import load_settings
+    from deid.train_model import run_training
+
+    settings = load_settings(params, profile)
+    if base:
+        settings = replace(settings, base=base)
+    out = run_training(corpus, output, settings, placeholders_path=placeholders)
+    console.print_json(json.dumps({"pipeline": str(out.pipeline_dir), "best_epoch": out.result.best_epoch, "validation": out.result.best_val}))
+
+
+def _secret() -> bytes | None:
+    value = os.environ.get(SECRET_ENV)
+    return value.encode("utf-8") if value else None
+
+
+def anonymize_cmd(
+    input: Path = typer.Option(..., "--input", "-i", help="JSONL of documents, a directory or a .txt file."),
+    output: Path = typer.Option(..., "--output", "-o", help="OUT.jsonl, or a .txt file / directory for plain text."),
+    model: Optional[str] = typer.Option(None, help="Pipeline directory or MLflow model URI (models:/deid-ner@champion)."),
+    operator: Optional[str] = typer.Option(None, help="remove | label | pseudonymize | mask (default: the pipeline's)."),
+    rules_only: bool = typer.Option(False, help="No model: recognizers, policy and consistency only."),
+    threshold: Optional[float] = typer.Option(None, help="Override the model threshold (lower = more recall)."),
+    quarantine: Optional[Path] = typer.Option(None, help="Where rejected inputs are listed."),
+    resume: bool = typer.Option(True, help="Skip documents already in a partial output."),
+) -> None:
+    """Find and neutralize sensitive spans. Offsets in the output refer to the input text.
+    ``pseudonymize`` needs a secret in the environment variable DEID_SECRET."""
+    from deid.anonymize import PipelineConfig, build_pipeline
+    from deid.batch import run_batch
+    from deid.io import write_text_atomic
+    from deid.model_store import resolve_model
+
+    overrides = {"threshold": threshold} if threshold is not None else None
+    if rules_only:
+        pipeline = build_pipeline(config=PipelineConfig(use_model=False), overrides=overrides)
+    else:
+        if not model:
+            raise typer.BadParameter("give --model (a pipeline directory or MLflow URI) or --rules-only")
+        pipeline = build_pipeline(resolve_model(model), overrides=overrides)
+    secret = _secret()
+    op = operator or pipeline.config.operator
+    if op == "pseudonymize" and not secret:
+        raise typer.BadParameter(f"pseudonymize needs a secret key in ${SECRET_ENV}")
+
+    text_out = output.suffix == ".txt" or (output.suffix == "" and not str(output).endswith(".jsonl"))
+
+    def process(doc):
+        record = pipeline.anonymize(doc, operator=op, secret=secret)
+        if text_out:
+            target = output if output.suffix == ".txt" else output / f"{doc.id}.txt"
+            write_text_atomic(target, record["text"])
+        return record
+
+    report = output.with_suffix(".spans.jsonl") if output.suffix == ".txt" else (output / "spans.jsonl" if text_out else output)
+    summary = run_batch(input, report, process, quarantine=quarantine, resume=resume, description="anonymize")
+    console.print_json(json.dumps(summary.to_dict()))
+
+
+def evaluate_model_cmd(
+    model: str = typer.Option(..., help="Pipeline directory or MLflow model URI."),
+    gold: Path = typer.Option(..., help="Rewritten test set (JSONL with gold spans and keep spans)."),
+    report: Path = typer.Option(Path("reports/evaluation.json"), help="Full JSON report."),
+    methods: str = typer.Option("all,random,entity", help="Thesis methods: all (no candidates), random, entity."),
+) -> None:
+    """Evaluate a pipeline on a rewritten test set (full report + the thesis' three methods)."""
+    from deid.anonymize import build_pipeline
+    from deid.io import read_documents
+    from deid.model_eval import evaluate_pipeline
+    from deid.model_store import resolve_model
+
+    pipeline = build_pipeline(resolve_model(model))
+    result = evaluate_pipeline(pipeline, read_documents(gold), [m for m in methods.split(",") if m])
+    report.parent.mkdir(parents=True, exist_ok=True)
+    errors = result.pop("errors", [])
+    report.write_text(json.dumps(result, indent=2), encoding="utf-8")
+    with open(report.with_suffix(".errors.jsonl"), "w", encoding="utf-8") as fh:
+        for e in errors:
+            fh.write(json.dumps(e) + "\n")
+    print(json.dumps({"overall": result["overall"], "thesis_methods": result.get("thesis_methods")}, indent=2))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("train")(train_cmd)
+    app.command("anonymize")(anonymize_cmd)
+    app.command("evaluate-model")(evaluate_model_cmd)

@@ -1,0 +1,128 @@
+"""Training data and models: per-epoch surrogates, BIO labels, the thesis' masking, a tiny
+model that overfits real decisions within seconds, save/load of a pipeline."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
+from deid.elements import element_confusion, text_elements
+from deid.models import ModelSpec, build_model, label_maps
+from deid.ner import InferenceConfig, TokenClassifier
+from deid.placeholders import detect_placeholders
+from deid.schema import Document, Span
+from deid.surrogates import SurrogateGenerator
+from deid.tokenizer import PLACEHOLDER_TOKEN, train_tokenizer
+from deid.trainer import TrainConfig, train
+from deid.training import (
+    DataConfig,
+    EpochData,
+    LabelledText,
+    SourceDocument,
+    encode,
+    masked_texts,
+    surrogate_texts,
+    token_labels,
+)
+from tests.conftest import read_source
+
+DECISIONS = ["decisions/bag/9-azr-115-23.txt.xz", "decisions/bfh/STRE202450071.txt.xz"]
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[SourceDocument]:
+    out = []
+    for rel in DECISIONS:
+        text = read_source(rel)
+        out.append(SourceDocument(rel, text, tuple(detect_placeholders(text))))
+    return out
+
+
+@pytest.fixture(scope="module")
+def tokenizer(docs):
+    return train_tokenizer((d.text for d in docs), vocab_size=2000, model_max_length=128)
+
+
+def test_surrogates_are_new_every_epoch_and_spans_point_at_them(docs) -> None:
+    gen = SurrogateGenerator(seed=1, pool="train")
+    doc = docs[1]
+    first = surrogate_texts(doc, gen, epoch=0)
+    second = surrogate_texts(doc, gen, epoch=1)
+    surfaces = lambda items: [it.text[s.start : s.end] for it in items for s in it.spans]  # noqa: E731
+    assert surfaces(first), "this decision has placeholders"
+    assert surfaces(first) != surfaces(second)
+    assert surfaces(first) == surfaces(surrogate_texts(doc, gen, epoch=0)), "deterministic per epoch"
+    placeholder_surfaces = {doc.text[s.start : s.end] for s in doc.placeholders}
+    assert not set(surfaces(first)) & placeholder_surfaces, "no placeholder survives"
+
+
+def test_bio_labels_follow_character_spans(tokenizer) -> None:
+    _, l2i = label_maps()
+    text = "Der Zeuge Anton Müllerschön wohnt in Kleinhausen."
+    spans = [Span(10, 27, "PERSON"), Span(37, 48, "LOCATION")]
+    enc = tokenizer(text, return_offsets_mapping=True, return_special_tokens_mask=True)
+    labels = token_labels(enc["offset_mapping"], spans, l2i, [bool(x) for x in enc["special_tokens_mask"]])
+    id2 = {v: k for k, v in l2i.items()}
+    tags = [id2.get(x, "IGN") for x in labels]
+    assert tags[0] == "IGN" and tags[-1] == "IGN"
+    person = [t for t, (s, e) in zip(tags, enc["offset_mapping"]) if 10 <= s < 27]
+    assert person[0] == "B-PERSON" and all(t == "I-PERSON" for t in person[1:])
+    outside = [t for t, (s, e) in zip(tags, enc["offset_mapping"]) if 0 <= s < 9 and e > s]
+    assert set(outside) == {"O"}
+
+
+@pytest.mark.parametrize("scheme, marker", [("M1", PLACEHOLDER_TOKEN), ("M7", "[MASK]")])
+def test_masking_schemes_replace_placeholders(docs, scheme, marker) -> None:
+    cfg = DataConfig(mode="masking", scheme=scheme, candidates=True, candidate_rate=0.05, vocabulary_words=("Sache",))
+    items = masked_texts(docs[1], cfg, random.Random(0))
+    positives = [it.text[s.start : s.end] for it in items for s in it.spans]
+    assert positives and set(positives) == {marker}
+    # candidate vectors: the loss covers the positives and some negatives, not everything
+    with_loss = [it for it in items if it.spans]
+    assert all(it.loss_spans is not None and len(it.loss_spans) >= len(it.spans) for it in with_loss)
+
+
+def test_random_token_scheme_uses_corpus_words(docs) -> None:
+    cfg = DataConfig(mode="masking", scheme="M3", candidates=False, vocabulary_words=("Sache", "Recht"))
+    items = masked_texts(docs[1], cfg, random.Random(0))
+    assert {it.text[s.start : s.end] for it in items for s in it.spans} <= {"Sache", "Recht"}
+    assert all(it.loss_spans is None for it in items)
+
+
+def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
+    _, l2i = label_maps()
+    spec = ModelSpec(hidden_size=64, num_layers=1, num_heads=2, intermediate_size=128, max_length=128)
+    model = build_model(spec, tokenizer)
+    data = EpochData(docs, tokenizer, l2i, DataConfig(max_length=128, stride=16, seed=3))
+    fixed = data.windows(0)  # the same surrogates every epoch: memorize them
+    cfg = TrainConfig(epochs=25, batch_size=8, learning_rate=3e-3, patience=100, progress=False, monitor="f1")
+    items = list(data.texts(0))
+    result = train(model, tokenizer, lambda epoch: fixed, items, cfg, inference=InferenceConfig(max_length=128, stride=16))
+    assert result.best_val["recall"] >= 0.9
+    assert result.best_val["precision"] >= 0.5
+
+
+def test_pipeline_round_trip_and_untouched_text(tmp_path, docs, tokenizer) -> None:
+    spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
+    model = build_model(spec, tokenizer)
+    pipe = Pipeline(TokenClassifier(model, tokenizer, device="cpu"), PipelineConfig(max_length=64, threshold=0.99))
+    pipe.save(tmp_path / "p")
+    loaded = build_pipeline(tmp_path / "p", device="cpu")
+    text = "Die IBAN des Klägers lautet DE89 3704 0044 0532 0130 00; Schreiben vom 3. Mai 2020."
+    out = loaded.anonymize(Document("x", text), operator="mask")
+    spans = sorted(Span.from_dict(s) for s in out["spans"])
+    assert [text[s.start : s.end] for s in spans] == ["DE89 3704 0044 0532 0130 00"]
+    s = spans[0]
+    assert out["text"][: s.start] == text[: s.start] and out["text"][s.end :] == text[s.end :]
+    assert out["text"][s.start : s.end] == "█" * (s.end - s.start)
+
+
+def test_reserved_documents_never_reach_training() -> None:
+    from deid.train_model import ReservedDataError, source_documents
+
+    reserved = Document("ler-bgh-0001", "Der Zeuge K. sagte aus.", court="bgh", meta={"corpus": "ler"})
+    with pytest.raises(ReservedDataError):
+        source_documents([reserved], {})
