@@ -197,7 +197,7 @@ def decisions_gold(decisions_path) -> dict[str, list[Span]]:
 
     gold: dict[str, list[Span]] = defaultdict(list)
     for rec in read_jsonl(decisions_path):
-        if rec.get("decision") == "placeholder":
+        if rec.get("record", "decision") == "decision" and rec.get("decision") == "placeholder":
             gold[str(rec["doc_id"])].append(
                 Span(int(rec["start"]), int(rec["end"]), str(rec.get("label") or "OTHER"), source="manual-gold")
             )
@@ -213,6 +213,11 @@ def evaluate_on_decisions(docs: Iterable[Document], decisions_path, detect: Dete
 
 
 def _decided_docs(decisions_path) -> set[str]:
+    """Documents a person finished (status done); open ones are not scored."""
     from deid.io import read_jsonl
 
-    return {str(r["doc_id"]) for r in read_jsonl(decisions_path) if "doc_id" in r}
+    return {
+        str(r["doc_id"])
+        for r in read_jsonl(decisions_path)
+        if r.get("record") == "document" and r.get("status") == "done"
+    }
