@@ -19,6 +19,7 @@ from transformers import (
     PreTrainedTokenizerFast,
 )
 
+from deid.features import FEATURE_SET, NUM_FEATURES
 from deid.schema import LABELS, bio_labels
 
 logger = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ def build_model(
             ignore_mismatched_sizes=True,
         )
     config = BertConfig(
+        type_vocab_size=NUM_FEATURES,  # word-frequency features ride in token_type_ids
         vocab_size=len(tokenizer),
         hidden_size=spec.hidden_size,
         num_hidden_layers=spec.num_layers,
@@ -69,7 +71,13 @@ def build_model(
         label2id=label2id,
         pad_token_id=tokenizer.pad_token_id,
     )
+    config.deid_features = FEATURE_SET
     return BertForTokenClassification(config)
+
+
+def uses_features(model: PreTrainedModel) -> bool:
+    """Whether the model was built to read deid's word features in ``token_type_ids``."""
+    return getattr(model.config, "deid_features", None) == FEATURE_SET
 
 
 def save_model(model: PreTrainedModel, tokenizer: PreTrainedTokenizerFast, directory: str | Path) -> None:

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 from transformers import PreTrainedModel, PreTrainedTokenizerFast
 
+from deid.features import token_features
 from deid.schema import Span
 
 logger = logging.getLogger(__name__)
@@ -60,6 +61,9 @@ class TokenClassifier:
             [i for i, t in enumerate(self.tags) if t != "O" and t[2:] == typ] for typ in types
         ]
         self._b_cols = {i for i, t in enumerate(self.tags) if t.startswith("B-")}
+        from deid.models import uses_features
+
+        self.features = uses_features(model)
 
     @classmethod
     def from_pretrained(
@@ -99,13 +103,17 @@ class TokenClassifier:
             width = max(len(enc["input_ids"][i]) for i in idx)
             ids = torch.full((len(idx), width), self.tokenizer.pad_token_id, dtype=torch.long)
             mask = torch.zeros((len(idx), width), dtype=torch.long)
+            types = torch.zeros((len(idx), width), dtype=torch.long)
             for r, i in enumerate(idx):
                 row = enc["input_ids"][i]
                 ids[r, : len(row)] = torch.tensor(row)
                 mask[r, : len(row)] = 1
-            ids, mask = ids.to(self.device), mask.to(self.device)
+                if self.features:
+                    sample = enc["overflow_to_sample_mapping"][i]
+                    types[r, : len(row)] = torch.tensor(token_features(texts[sample], enc["offset_mapping"][i]))
+            ids, mask, types = ids.to(self.device), mask.to(self.device), types.to(self.device)
             with torch.autocast(self.device.type, enabled=autocast, dtype=torch.bfloat16 if autocast else None):
-                logits = self.model(input_ids=ids, attention_mask=mask).logits
+                logits = self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
             probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
             for r, i in enumerate(idx):
                 sample = enc["overflow_to_sample_mapping"][i]

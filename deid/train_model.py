@@ -122,7 +122,9 @@ def run_training(
         from deid.training import frequent_words
 
         data_cfg = replace(data_cfg, vocabulary_words=frequent_words(d.text for d in train_docs))
-    data = EpochData(train_docs, tokenizer, label2id, data_cfg)
+    from deid.models import uses_features
+
+    data = EpochData(train_docs, tokenizer, label2id, data_cfg, features=uses_features(model))
     validation = validation_texts(val_docs, settings, tokenizer)
     inference = InferenceConfig(max_length=settings.spec.max_length, stride=settings.pipeline.stride)
     result = train(

@@ -114,11 +114,19 @@ def _collate(batch: Sequence[Window], pad_id: int, device: torch.device) -> dict
     ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
     labels = torch.full((len(batch), width), IGNORE_INDEX, dtype=torch.long)
     mask = torch.zeros((len(batch), width), dtype=torch.long)
+    types = torch.zeros((len(batch), width), dtype=torch.long)
     for r, w in enumerate(batch):
         ids[r, : len(w)] = torch.tensor(w.input_ids)
         labels[r, : len(w)] = torch.tensor(w.labels)
         mask[r, : len(w)] = 1
-    return {"input_ids": ids.to(device), "attention_mask": mask.to(device), "labels": labels.to(device)}
+        if w.token_type_ids is not None:
+            types[r, : len(w)] = torch.tensor(w.token_type_ids)
+    return {
+        "input_ids": ids.to(device),
+        "attention_mask": mask.to(device),
+        "token_type_ids": types.to(device),
+        "labels": labels.to(device),
+    }
 
 
 def evaluate_texts(
@@ -195,7 +203,11 @@ def train(
         for step, batch in enumerate(bar, 1):
             inputs = _collate(batch, tokenizer.pad_token_id, device)
             with torch.autocast(device.type, dtype=amp_dtype, enabled=amp_dtype is not None):
-                logits = model(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"]).logits
+                logits = model(
+                    input_ids=inputs["input_ids"],
+                    attention_mask=inputs["attention_mask"],
+                    token_type_ids=inputs["token_type_ids"],
+                ).logits
             loss = F.cross_entropy(
                 logits.float().view(-1, n_labels),
                 inputs["labels"].view(-1),

@@ -22,6 +22,7 @@ from typing import Iterable, Iterator, Sequence
 from transformers import PreTrainedTokenizerFast
 
 from deid.elements import text_elements
+from deid.features import token_features
 from deid.paragraphs import Paragraph, extract_paragraphs
 from deid.schema import Span
 from deid.surrogates import DocumentSurrogates, SurrogateGenerator, substitute
@@ -69,6 +70,7 @@ class Window:
     labels: list[int]
     doc_id: str = ""
     has_entity: bool = False
+    token_type_ids: list[int] | None = None  # word features (deid.features), if the model uses them
 
     def __len__(self) -> int:
         return len(self.input_ids)
@@ -258,6 +260,7 @@ def encode(
     label2id: dict[str, int],
     max_length: int,
     stride: int,
+    features: bool = False,
 ) -> list[Window]:
     """Tokenize texts into overlapping windows with BIO labels."""
     items = list(items)
@@ -283,7 +286,8 @@ def encode(
             item.loss_spans,
         )
         has_entity = any(lab not in (IGNORE_INDEX, label2id["O"]) for lab in labels)
-        windows.append(Window(list(enc["input_ids"][w]), labels, item.doc_id, has_entity))
+        types = token_features(item.text, enc["offset_mapping"][w]) if features else None
+        windows.append(Window(list(enc["input_ids"][w]), labels, item.doc_id, has_entity, types))
     return windows
 
 
@@ -299,7 +303,9 @@ class EpochData:
         tokenizer: PreTrainedTokenizerFast,
         label2id: dict[str, int],
         cfg: DataConfig,
+        features: bool = False,
     ) -> None:
+        self.features = features
         self.docs = list(docs)
         self.tokenizer = tokenizer
         self.label2id = label2id
@@ -319,7 +325,9 @@ class EpochData:
 
     def windows(self, epoch: int) -> list[Window]:
         rng = random.Random(f"windows:{self.cfg.seed}:{epoch}")
-        out = encode(self.texts(epoch), self.tokenizer, self.label2id, self.cfg.max_length, self.cfg.stride)
+        out = encode(
+            self.texts(epoch), self.tokenizer, self.label2id, self.cfg.max_length, self.cfg.stride, self.features
+        )
         if self.cfg.negative_window_rate < 1.0:
             out = [w for w in out if w.has_entity or rng.random() < self.cfg.negative_window_rate]
         return out

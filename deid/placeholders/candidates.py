@@ -28,7 +28,8 @@ STREET_FUSED = re.compile(
     rf"(?<![\w.\-])[{U}](?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)(?!\w)"
 )
 # Special ellipses: attached to letters ("…straße", "S…", "B1 …" is handled as letter+ellipsis).
-ELLIPSIS = re.compile(r"…|(?<!\.)\.{3,5}(?!\.)")
+# "…", "...", and the asterisk some courts use instead ("F* …", "*platz", "Az.: *")
+ELLIPSIS = re.compile(r"…|(?<!\.)\.{3,5}(?!\.)|(?<!\*)\*(?!\*)")
 URL_EMAIL = re.compile(
     rf"(?<![\w.@])(?:(?:https?://)?www\.[a-z]\.[a-z]{{2,3}}|https?://[a-z](?:\.[a-z]{{2,3}})?|"
     rf"[a-z]{{1,12}}@[a-z]\.[a-z]{{2,3}}|[a-z]@[a-z0-9\-]+\.[a-z]{{2,3}})(?![\w@])"
@@ -39,12 +40,15 @@ URL_EMAIL = re.compile(
 _UNIT = rf"[{U}](?:[{LOW}]{{1,2}})?\."
 # Sequences of units: "A. G.", "E.-N.", "D. - M.", "U. Sch.", "H.-G.".
 INITIALS = re.compile(
-    rf"(?<![\w.\-/]){_UNIT}(?:[ \t]?-?[ \t]?{_UNIT})*(?![\w])"
-    rf"|(?<![\w.\-/])[{U}]\.?(?:-[{U}]\.?)+(?![\w\-])"  # hyphenated: "A-M", "H.-G."
+    rf"(?<![\w.\-/])[{U}]\.?(?:-[{U}]\d?\.?)+(?![\w\-])"  # hyphenated: "A-M", "H.-G.", "D.-D2."
+    rf"|(?<![\w.\-/]){_UNIT}(?:[ \t]?-?[ \t]?{_UNIT})*(?![\w])"
+    rf"|(?<![\w.\-/])[{U}]\.(?=(?:in|im|am|an|aus|bei|und|zu|vom|von)\b)"  # glued: "E.in"
 )
 # A bare capital letter, optionally with a digit ("B1") or a hyphenated word ("A-GbR").
 LETTER = re.compile(rf"(?<![\w.\-/§&])[{U}](?:\d(?![\d.,]))?(?=-[\w]|[^\w.]|\.\.\.|$)")
 # A lowercase single letter only counts before a legal form ("w GmbH").
+# anonymized house numbers written as "01", "02" after a street placeholder
+ZERO_NUMBER = re.compile(r"(?<![\w.,/])0\d(?![\w.]\d|\d)")
 LOWER_LETTER = re.compile(rf"(?<![\w.\-])[{LOW}](?=\s+(?:GmbH|AG|KG|Holding|GbR)\b)")
 
 # Units that are ordinary abbreviations or titles, never the start of a name placeholder.
@@ -94,7 +98,7 @@ class Candidate:
 
     start: int
     end: int
-    kind: str  # xrun | date_xrun | street_fused | ellipsis | url_email | initials | letter | lower
+    kind: str  # xrun | date_xrun | street_fused | ellipsis | url_email | initials | letter | lower | zero_number
     obvious: bool
 
 
@@ -118,6 +122,8 @@ def find_candidates(text: str) -> Iterator[Candidate]:
             found.append(Candidate(start, m.end(), "initials", False))
     for m in LETTER.finditer(text):
         found.append(Candidate(m.start(), m.end(), "letter", False))
+    for m in ZERO_NUMBER.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "zero_number", False))
     for m in LOWER_LETTER.finditer(text):
         found.append(Candidate(m.start(), m.end(), "lower", False))
     found.sort(key=lambda c: (c.start, -(c.end - c.start)))

@@ -50,6 +50,8 @@ def detect_placeholders(text: str) -> list[Span]:
         cand = _after_abbreviation(text, cand, abbreviations, abbr_starts)
         window = make_window(text, cand.start, cand.end, quotes)
         verdict = judge(cand, window)
+        if cand.kind == "zero_number" and hits and _house_number_list(text, hits[-1], cand):
+            verdict = Verdict(True, "house-number-list", STREET, True)
         if hits and _coordinated(text, hits[-1], cand, verdict):
             if not verdict.accept:
                 verdict = Verdict(True, "coordination", hits[-1].label, hits[-1].strong)
@@ -68,7 +70,7 @@ def detect_placeholders(text: str) -> list[Span]:
 
 _COORDINATION_GAP = re.compile(r"^[\s“”\"‘]*(?:,|und|oder|bzw\.|sowie|/)[\s„\"‚]*$")
 _COORDINABLE = frozenset(
-    {"letter-no-evidence", "letter-list", "quoted-letter", "noun-designation", "short-form-without-role"}
+    {"letter-no-evidence", "letter-list", "quoted-letter", "noun-designation", "short-form-without-role", "code-list"}
 )
 
 
@@ -99,6 +101,24 @@ def _after_abbreviation(
     return Candidate(start, cand.end, cand.kind, cand.obvious) if start < cand.end else cand
 
 
+_LIST_GAP = re.compile(r"^\s*(?:,|und|oder|bis|/)\s*$")
+_PLOT_WORDS = re.compile(r"(?:Grundstücke?|Grundstücks|Anwesen|Hausnummern?|Hausnr\.)\s+$")
+
+
+_STREET_TAIL_LIST = re.compile(
+    r"^[-\wäöüß.]*(?:\s*(?:\d{1,3}[a-z]?|,|und|oder|bis|/))*?\s*(?:,|und|oder|bis|/)\s*$"
+)
+
+
+def _house_number_list(text: str, last: _Hit, cand: Candidate) -> bool:
+    """"Z-weg 01, 02, 03": anonymized house numbers listed after a street placeholder, or
+    "die Grundstücke 02, 03": after a plot word."""
+    if _PLOT_WORDS.search(text[max(0, cand.start - 20) : cand.start]):
+        return True
+    gap = text[last.end : cand.start]
+    return last.label == STREET and len(gap) <= 40 and bool(_STREET_TAIL_LIST.match(gap))
+
+
 def _inside(ranges: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
     i = bisect.bisect_right(starts, start) - 1
     return i >= 0 and ranges[i][1] >= end
@@ -126,7 +146,7 @@ def _consistent_letters(hits: list[_Hit], undecided: list[tuple[Candidate, Windo
     out: list[_Hit] = []
     for cand, window in undecided:
         key = _key(window.surface)
-        if key in strong:
+        if key in strong and not window.line_alone:
             label, local_strong, _ = infer_type(window, cand)
             if not local_strong:
                 label = strong[key].most_common(1)[0][0]

@@ -153,6 +153,7 @@ ORG_CUES: frozenset[str] = frozenset(
     Fonds Fondsgesellschaft Treuhänderin Emittentin Insolvenzschuldnerin Schuldnerin
     Komplementärin Kommanditistin Gesellschafterin Organgesellschaft Organträgerin BgA
     Firmen Unternehmen Gesellschaften Banken VEB LPG Kombinat Genossenschaft Organisation
+    Labor Labors Labore MVZ Institut Instituts Institutes
     Vereinigung Verband Verbandes""".split()
 )
 # Hyphenated organization words: "X-Gruppe", "A-GbR", "K-Klinik", "A-Fonds".

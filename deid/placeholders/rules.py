@@ -229,7 +229,7 @@ def in_case_number(w: Window) -> bool:
         return True
     if re.match(r"^\s\(pat\)|^\s\((?:EP|EU)\)", after):
         return True
-    return bool(re.search(r"\d+/\d+\s$", before))
+    return bool(re.search(r"\d+/\d+\s\(?$", before))
 
 
 def number_before(w: Window) -> bool:
@@ -302,6 +302,8 @@ def judge(cand: Candidate, w: Window) -> Verdict:
         return _judge_letter(cand, w)
     if cand.kind == "lower":
         return Verdict(True, "lower-legal-form", ORGANIZATION, True)
+    if cand.kind == "zero_number":
+        return reject("zero-number")  # accepted only in a list after a street (detector)
     return reject("unknown-kind")
 
 
@@ -317,7 +319,12 @@ def _judge_ellipsis(cand: Candidate, w: Window) -> Verdict:
         return _accept(cand, w, "ellipsis-affix")
     if re.search(r"[\wäöüß]{2}$", w.raw_before(2)):
         return reject("omission-fused")  # "hiermit…", "Beklagten…": a truncated quote
-    if re.search(r"[.;:!?]\s*$", w.raw_before(3)) and re.match(r"^\s*(?:[A-ZÄÖÜ\d§\[(]|$)", w.raw_after(3)):
+    if (
+        re.search(r"[.;:!?]\s*$", w.raw_before(3))
+        and re.match(r"^\s*(?:[A-ZÄÖÜ\d§\[(]|$)", w.raw_after(3))
+        and not lx.ID_CUES.search(w.raw_before(30))
+        and not re.search(r"\b[A-ZÄÖÜa-zäöü][\wäöü]{0,4}\.\s*$", w.raw_before(8))  # "FlNr. …"
+    ):
         return reject("omission-between-sentences")  # "… des Monatsentgeltes. … 3. Pausen"
     if before1 in "([" and after1 in ")]" and before1 and after1:
         return reject("omission-brackets")
@@ -336,6 +343,8 @@ def _judge_ellipsis(cand: Candidate, w: Window) -> Verdict:
         or org_cue_before(w)
         or lx.ID_CUES.search(w.raw_before(30))
     )
+    if w.surface == "*" and not (evidence or re.match(r"^[a-zäöü]", w.raw_after(1))):
+        return reject("asterisk-without-evidence")  # footnote marks, bullets, "8*"
     if w.in_quote and not evidence:
         return reject("omission-quote")
     quote_edge = before1 in "„\"“‚»" or after1 in "“\"”‘«"
@@ -376,9 +385,13 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
         return reject("acronym")
     if w.before and _LOWER_ABBREV.match(w.prev()) and not w.prev_sep().strip():
         return reject("abbreviation-sequence")  # "i. S.", "d. A.", "a. F."
-    if w.after and _LOWER_ABBREV.match(w.next()) and not w.next_sep().strip():
+    if w.after and _LOWER_ABBREV.match(w.next()) and not w.next_sep().strip() and not role:
         return reject("abbreviation-sequence")  # "D. h.", "L. u. P."
-    if re.match(r"^\s?\d", w.raw_after(3)) and (
+    if _quoted_initial(w) and not category_before(w) and w.prev() not in _OUTLINE_PREV:
+        return _accept(cand, w, "initials-quoted")  # thesis: letters in quotes ('"A."')
+    if w.prev() in ("und", "oder", "sowie", "bzw.") and len(w.before) > 1 and re.fullmatch(r"[A-Z]{1,2}\d?", w.before[1].text):
+        return reject("code-list")  # "Fahrerlaubnis der Klassen A, B, C1 und L."
+    if re.match(r"^[ \t]?\d", w.raw_after(3)) and (
         surface == "S." or not (role or location_cue_before(w))
     ):
         return reject("number-follows")
@@ -412,6 +425,13 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
     return _accept(cand, w, "initials")
 
 
+def _quoted_initial(w: Window) -> bool:
+    """'„X.“', '"A."': an initial wrapped in quotes (a space inside the quotes allowed)."""
+    before = w.text[max(0, w.start - 2) : w.start].rstrip(" ")
+    after = w.text[w.end : w.end + 2].lstrip(" ")
+    return bool(before) and before[-1] in "„\"“‚»" and bool(after) and after[0] in "“\"”‘«"
+
+
 def _judge_letter(cand: Candidate, w: Window) -> Verdict:
     surface = w.surface
     has_digit = any(ch.isdigit() for ch in surface)
@@ -434,7 +454,7 @@ def _judge_letter(cand: Candidate, w: Window) -> Verdict:
         if legal_form_after(w):
             return _accept(cand, w, "letter-legal-form")
         return reject("hyphen-compound")
-    if re.match(r"^\s?\d", after):
+    if re.match(r"^[ \t]?\d", after):
         return reject("number-follows")
     if number_before(w):
         return reject("number-before")
@@ -454,8 +474,8 @@ def _judge_letter(cand: Candidate, w: Window) -> Verdict:
         return reject("designation")
     if re.match(r"^\s?/\s?[A-ZÄÖÜ](?![\w])", after):
         return reject("citation-authors")  # "Krämer in D / P / M"
-    if lx.ROMAN.match(surface) and w.prev() in ("SGB", "Teil", "Buch", "Abschnitt", "BStBl", "BGBl.", "Band"):
-        return reject("roman")
+    if lx.ROMAN.match(surface) and w.prev() in ("SGB", "Teil", "Buch", "Abschnitt", "BStBl", "BGBl.", "Band", "zu"):
+        return reject("roman")  # "SGB X", "Klageantrag zu I"
     # strong positive evidence
     if ELLIPSIS_AFTER.match(after):
         return _accept(cand, w, "letter-ellipsis")

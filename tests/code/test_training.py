@@ -96,7 +96,7 @@ def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
     _, l2i = label_maps()
     spec = ModelSpec(hidden_size=64, num_layers=1, num_heads=2, intermediate_size=128, max_length=128)
     model = build_model(spec, tokenizer)
-    data = EpochData(docs, tokenizer, l2i, DataConfig(max_length=128, stride=16, seed=3))
+    data = EpochData(docs, tokenizer, l2i, DataConfig(max_length=128, stride=16, seed=3), features=True)
     fixed = data.windows(0)  # the same surrogates every epoch: memorize them
     cfg = TrainConfig(epochs=25, batch_size=8, learning_rate=3e-3, patience=100, progress=False, monitor="f1")
     items = list(data.texts(0))
