@@ -25,8 +25,10 @@ XRUN = re.compile(
 DATE_XRUN = re.compile(r"(?<![\w.])(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{2,4}|\d{2,4})(?![\w])")
 # "Kstraße", "Kweg", "Mstraße": a street word fused to a single capital letter.
 STREET_FUSED = re.compile(
-    rf"(?<![\w.\-])[{U}](?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)(?!\w)"
+    rf"(?<![\w.\-])[{U}]\.?(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)(?!\w)"
 )
+# numbered placeholders: "Grundbuch von Stadt 1", "Gemeinde 2"
+NUMBERED = re.compile(r"(?<![\w.])(?:Stadt|Gemeinde|Ort|Ortsteil|Gemarkung|Landkreis|Firma)\s[1-9](?![\d./])")
 # Special ellipses: attached to letters ("…straße", "S…", "B1 …" is handled as letter+ellipsis).
 # "…", "...", and the asterisk some courts use instead ("F* …", "*platz", "Az.: *")
 ELLIPSIS = re.compile(r"…|(?<!\.)\.{3,5}(?!\.)|(?<!\*)\*(?!\*)")
@@ -41,11 +43,11 @@ _UNIT = rf"[{U}](?:[{LOW}]{{1,2}})?\."
 # Sequences of units: "A. G.", "E.-N.", "D. - M.", "U. Sch.", "H.-G.".
 INITIALS = re.compile(
     rf"(?<![\w.\-/])[{U}]\.?(?:-[{U}]\d?\.?)+(?![\w\-])"  # hyphenated: "A-M", "H.-G.", "D.-D2."
-    rf"|(?<![\w.\-/]){_UNIT}(?:[ \t]?-?[ \t]?{_UNIT})*(?![\w])"
-    rf"|(?<![\w.\-/])[{U}]\.(?=(?:in|im|am|an|aus|bei|und|zu|vom|von)\b)"  # glued: "E.in"
+    rf"|(?<![\w.\-/°]){_UNIT}(?:[ \t]?-?[ \t]?{_UNIT})*(?![\w])"
+    rf"|(?<![\w.\-/°])[{U}]\.(?=(?:in|im|am|an|aus|bei|und|zu|vom|von|er|ern|erin)\b)"  # glued: "E.in", "L.er"
 )
 # A bare capital letter, optionally with a digit ("B1") or a hyphenated word ("A-GbR").
-LETTER = re.compile(rf"(?<![\w.\-/§&])[{U}](?:\d(?![\d.,]))?(?=-[\w]|[^\w.]|\.\.\.|$)")
+LETTER = re.compile(rf"(?<![\w.\-/§&°])[{U}](?:\d(?![\d.,]))?(?=-[\w]|[^\w.]|\.\.\.|$)")
 # A lowercase single letter only counts before a legal form ("w GmbH").
 # anonymized house numbers written as "01", "02" after a street placeholder
 ZERO_NUMBER = re.compile(r"(?<![\w.,/])0\d(?![\w.]\d|\d)")
@@ -73,6 +75,7 @@ def _skip_leading_abbreviations(text: str, start: int, end: int) -> int:
         pos = nxt
 
 
+_CODE_BEFORE = re.compile(rf"(?<![\w.\-])[{U}]{{2,3}}$")  # road codes: "ST...", "OA..."
 _LETTER_BEFORE = re.compile(rf"(?<![\w.\-])[{U}{LOW}]\d?$")
 
 
@@ -82,10 +85,19 @@ def _special_ellipsis(text: str, start: int, end: int) -> bool:
     Four or five dots ("....", ".....") are a placeholder style, not an omission."""
     if end - start >= 4:
         return True
-    if _LETTER_BEFORE.search(text[max(0, start - 4) : start]):
+    if _LETTER_BEFORE.search(text[max(0, start - 4) : start]) or _CODE_BEFORE.search(text[max(0, start - 4) : start]):
         return True
     nxt = text[end : end + 2]
     return bool(nxt) and (nxt[0] in f"{LOW}-" and not text[start - 1 : start].isalnum())
+
+
+_TRAILING_LEGAL = re.compile(r"[ \t]?(?:Ltd|Inc|Co|Corp|Kft)\.$")
+
+
+def _drop_trailing_legal_forms(text: str, start: int, end: int) -> int:
+    """"T. Ltd.": a legal form written like an initial is not part of the name."""
+    m = _TRAILING_LEGAL.search(text, start, end)
+    return m.start() if m and m.start() > start else end
 
 
 QUOTES_OPEN = "„‚»\"“'"
@@ -98,7 +110,7 @@ class Candidate:
 
     start: int
     end: int
-    kind: str  # xrun | date_xrun | street_fused | ellipsis | url_email | initials | letter | lower | zero_number
+    kind: str  # xrun | date_xrun | street_fused | numbered | ellipsis | url_email | initials | letter | lower | zero_number
     obvious: bool
 
 
@@ -112,14 +124,17 @@ def find_candidates(text: str) -> Iterator[Candidate]:
         found.append(Candidate(m.start(), m.end(), "xrun", True))
     for m in STREET_FUSED.finditer(text):
         found.append(Candidate(m.start(), m.end(), "street_fused", True))
+    for m in NUMBERED.finditer(text):
+        found.append(Candidate(m.start(), m.end(), "numbered", False))
     for m in URL_EMAIL.finditer(text):
         found.append(Candidate(m.start(), m.end(), "url_email", True))
     for m in ELLIPSIS.finditer(text):
         found.append(Candidate(m.start(), m.end(), "ellipsis", _special_ellipsis(text, m.start(), m.end())))
     for m in INITIALS.finditer(text):
         start = _skip_leading_abbreviations(text, m.start(), m.end())
-        if start < m.end():
-            found.append(Candidate(start, m.end(), "initials", False))
+        end = _drop_trailing_legal_forms(text, start, m.end())
+        if start < end:
+            found.append(Candidate(start, end, "initials", False))
     for m in LETTER.finditer(text):
         found.append(Candidate(m.start(), m.end(), "letter", False))
     for m in ZERO_NUMBER.finditer(text):

@@ -12,7 +12,7 @@ from deid.placeholders import lexicon as lx
 from deid.placeholders.candidates import Candidate, find_candidates
 from deid.placeholders.context import QuoteIndex, Window, make_window
 from deid.placeholders.rules import Verdict, infer_type, judge
-from deid.schema import ORGANIZATION, PERSON, STREET, Span
+from deid.schema import DATE, ORGANIZATION, OTHER, PERSON, STREET, Span
 
 _HOUSE_NUMBER = re.compile(r"^\s?(?:\d{1,4}\s?[a-z]?(?![\w.,]\d)|…|\.\.\.)(?![\w])")
 _STREET_NEXT = re.compile(r"^\s?-?\s?([A-ZÄÖÜa-zäöüß][\w.\-]*)")
@@ -50,6 +50,16 @@ def detect_placeholders(text: str) -> list[Span]:
         cand = _after_abbreviation(text, cand, abbreviations, abbr_starts)
         window = make_window(text, cand.start, cand.end, quotes)
         verdict = judge(cand, window)
+        if (
+            not verdict.accept
+            and cand.kind == "ellipsis"
+            and hits
+            and text[hits[-1].end : cand.start].strip() == ""
+            and "\n" not in text[hits[-1].end : cand.start]
+        ):
+            verdict = Verdict(True, "adjacent-ellipsis", hits[-1].label, hits[-1].strong)  # "T. ... …"
+        if verdict.rule == "omission-brackets" and hits and cand.start - hits[-1].end <= 3:
+            verdict = Verdict(True, "bracketed-after-placeholder", OTHER, False)  # "Kulturzentrum ... (...)"
         if cand.kind == "zero_number" and hits and _house_number_list(text, hits[-1], cand):
             verdict = Verdict(True, "house-number-list", STREET, True)
         if hits and _coordinated(text, hits[-1], cand, verdict):
@@ -188,6 +198,14 @@ def _merge(text: str, hits: list[_Hit]) -> list[_Hit]:
     for h in merged:
         if h.label == STREET:
             _extend_street(text, h)
+        if h.rule.startswith("ellipsis-compound"):
+            m = re.search(r"[\wäöüß]+-\s?$", text[max(0, h.start - 30) : h.start])
+            if m:
+                h.start -= len(m.group(0))  # "Auto- …": the visible half of the name is part of it
+        if h.label == DATE:
+            y = re.match(r"^\s?\d{4}\b", text[h.end : h.end + 6])
+            if y and not re.search(r"\d", text[h.start : h.end]):
+                h.end += y.end()  # "am ... 1943": day and month anonymized, the year belongs to it
     # extensions may now overlap the next hit: fold those in
     out: list[_Hit] = []
     for h in merged:

@@ -268,7 +268,7 @@ COMMON_SHORT_ABBREVIATIONS: frozenset[str] = frozenset(
     Bv. Fa. Ff. Gr. Hr. Kl. Lt. Mio. Mrd. Nds. Od. Or. Pr. Rd. Sa. So. Sp. Sr. Std. Str. Tel.
     Vf. Vgl. Wz. Zi. Ziff. Bsp. Jg. Hg. Hrsg. Ca. Mo. Di. Mi. Do. Fr. Jan. Feb. Mär. Apr.
     Jun. Jul. Aug. Sep. Okt. Nov. Dez. Kap. Co. Ltd. Inc. Ges. Urt. Beschl. Anm. Aufl.
-    Bln. Bay. Ps. Pkt. Ord. Ges. Urt. Dip. Ing. Inh. Pat.""".split()
+    Bln. Bay. Ps. Pkt. Ord. Ges. Urt. Dip. Ing. Inh. Pat. Erg. Ltd. Inc.""".split()
 )
 # Words that can start a sentence after a sentence-final placeholder ("… in O. Die Klage").
 SENTENCE_STARTERS: frozenset[str] = frozenset(

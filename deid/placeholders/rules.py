@@ -236,6 +236,7 @@ def number_before(w: Window) -> bool:
     return bool(w.before) and not w.before[0].sep.strip() and bool(_NUMBER.match(w.prev()))
 
 
+_ROAD_CONTEXT = re.compile(r"km/h|[Ss]traße|Fahrtrichtung|Autobahn|Kreuzung|Fahrbahn|Ausfahrt|Abfahrt")
 _UNIT_AFTER = re.compile(r"^\s(?:km|m|qm|m²|ha|kg|t|Stunden|Std\.|Minuten|Jahre|Monate|Tage|%|Prozent|Mal)\b")
 
 
@@ -292,6 +293,9 @@ def judge(cand: Candidate, w: Window) -> Verdict:
         return Verdict(True, "url-email", CONTACT, True)
     if cand.kind == "street_fused":
         return Verdict(True, "street-fused", STREET, True)
+    if cand.kind == "numbered":
+        label = ORGANIZATION if w.surface.startswith("Firma") else LOCATION
+        return Verdict(True, "numbered", label, True)
     if cand.kind == "xrun":
         return _accept(cand, w, "xrun")
     if cand.kind == "ellipsis":
@@ -317,8 +321,18 @@ def _judge_ellipsis(cand: Candidate, w: Window) -> Verdict:
     after1 = w.text[cand.end : cand.end + 1]
     if cand.obvious:  # attached to a letter or suffix: "…straße", "S…", "a…"
         return _accept(cand, w, "ellipsis-affix")
+    if re.match(r"^,\d\d\s?(?:€|EUR|Euro)", w.raw_after(10)):
+        return Verdict(True, "ellipsis-amount", MONEY, True)  # "von…,00 EUR"
+    if _quoted_ellipses(w):
+        return _accept(cand, w, "ellipsis-quoted")  # thesis: ellipsis in quotes ('"…"')
     if re.search(r"[\wäöüß]{2}$", w.raw_before(2)):
+        if re.search(r"(?:\bam|\bvom)$", w.raw_before(4)) and re.match(r"^\s?\d{4}\b", w.raw_after(6)):
+            return Verdict(True, "ellipsis-date", DATE, True)  # "am... 1943"
+        if re.search(r"\w-$", w.raw_before(2)):
+            return _accept(cand, w, "ellipsis-compound")  # "„Auto- … …“"
         return reject("omission-fused")  # "hiermit…", "Beklagten…": a truncated quote
+    if re.search(r"\w-\s$", w.raw_before(3)):
+        return _accept(cand, w, "ellipsis-compound")  # "„Auto- … …“"
     if (
         re.search(r"[.;:!?]\s*$", w.raw_before(3))
         and re.match(r"^\s*(?:[A-ZÄÖÜ\d§\[(]|$)", w.raw_after(3))
@@ -348,18 +362,31 @@ def _judge_ellipsis(cand: Candidate, w: Window) -> Verdict:
     if w.in_quote and not evidence:
         return reject("omission-quote")
     quote_edge = before1 in "„\"“‚»" or after1 in "“\"”‘«"
-    if quote_edge and not (role_before(w) or title_before(w) or _placeholder_neighbour(w)):
+    if quote_edge and not (
+        role_before(w) or title_before(w) or _placeholder_neighbour(w) or location_cue_before(w)
+    ):
         return reject("omission-quote-edge")
     if w.raw_after(6).lstrip().startswith(("usw", "etc")):
         return reject("omission-etc")
     return _accept(cand, w, "ellipsis")
 
 
+def _quoted_ellipses(w: Window) -> bool:
+    """'„…“', '„… … …“': only ellipses (and spaces) between quotes."""
+    left = w.text[max(0, w.start - 12) : w.start]
+    right = w.text[w.end : w.end + 12]
+    lm = re.search(r"[„\"“‚»](?:\s*(?:…|\.{3,5}))*\s*$", left)
+    rm = re.match(r"^(?:\s*(?:…|\.{3,5}))*\s*[“\"”‘«]", right)
+    return bool(lm and rm)
+
+
 def _placeholder_neighbour(w: Window) -> bool:
     """A single letter/initial right before ("S …", "M B …") belongs to the same placeholder."""
     prev = w.prev()
+    if re.fullmatch(r"[A-Z]{2,3}", prev) and _LAW_ABBREV.match(prev):
+        return False  # "der ZPO …" is a law, not a road code
     return bool(w.before) and not w.prev_sep().strip() and bool(
-        re.fullmatch(r"[A-ZÄÖÜ]\d?\.?|[A-ZÄÖÜ][a-zäöü]?\.", prev)
+        re.fullmatch(r"[A-ZÄÖÜ]\d?\.?|[A-ZÄÖÜ][a-zäöü]?\.|[A-Z]{2,3}", prev)  # "S …", "ST ..."
     )
 
 
@@ -375,6 +402,8 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
         return reject("compound")  # "C.I.L.F.I.T.-Doktrin", "U.S.-Dollar"
     if len(units) == 1 and surface in lx.COMMON_SHORT_ABBREVIATIONS:
         return reject("abbreviation")
+    if len(w.before) > 1 and re.fullmatch(r"[a-z]", w.prev()) and re.fullmatch(r"\d+", w.prev(1)):
+        return reject("exhibit")  # "Anlage K 1 g U."
     if ELLIPSIS_AFTER.match(w.raw_after(5)) and len(units) <= 2:
         return _accept(cand, w, "initials-ellipsis")  # "L. ...", "Ch. ..."
     if not single_letters and not role and not title_before(w):
@@ -401,8 +430,10 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
         return reject("number-before")
     if category_before(w) and not role:
         return reject("category")
-    if w.prev() in _OUTLINE_PREV or _OUTLINE_NEXT.match(w.raw_after(8)):
-        return reject("outline")
+    if w.prev() in _OUTLINE_PREV or (
+        _OUTLINE_NEXT.match(w.raw_after(8)) and not (location_cue_before(w) or org_cue_before(w) or role)
+    ):
+        return reject("outline")  # but "Staatsanwaltschaft M. I" is a place
     if w.raw_after(1) == "/" and re.match(r"^/[A-ZÄÖÜ][a-zäöü]", w.raw_after(3)):
         return reject("case-name")  # "G. R./Niederlande", "X./Germany"
     if lx.OUTLINE_ROMAN.match(units[-1].rstrip(".")) and re.match(r"^,\s\d", w.raw_after(4)):
@@ -476,6 +507,10 @@ def _judge_letter(cand: Candidate, w: Window) -> Verdict:
         return reject("citation-authors")  # "Krämer in D / P / M"
     if lx.ROMAN.match(surface) and w.prev() in ("SGB", "Teil", "Buch", "Abschnitt", "BStBl", "BGBl.", "Band", "zu"):
         return reject("roman")  # "SGB X", "Klageantrag zu I"
+    if re.search(r"(?:Bundes|Staats|Kreis|Land)straße\s$|Autobahn\s$|Bundesautobahn\s$", w.raw_before(20)):
+        return reject("road-class")  # "Bundesstraße B ...": the number is the placeholder
+    if surface in ("A", "B", "K", "L") and ELLIPSIS_AFTER.match(after) and _ROAD_CONTEXT.search(w.raw_before(120)):
+        return reject("road-class")  # "120 km/h auf der B ...": the road number is the placeholder
     # strong positive evidence
     if ELLIPSIS_AFTER.match(after):
         return _accept(cand, w, "letter-ellipsis")
@@ -492,6 +527,10 @@ def _judge_letter(cand: Candidate, w: Window) -> Verdict:
     # soft vetoes
     if _in_letter_list(w):
         return reject("letter-list")
+    if len(w.before) > 1 and re.fullmatch(r"[a-z]", w.prev()) and re.fullmatch(r"\d+", w.prev(1)):
+        return reject("exhibit")  # "Anlage K 1 f U"
+    if w.prev() in ("und", "oder", "sowie", "bzw.") and len(w.before) > 1 and re.fullmatch(r"[A-Z]{1,2}\d?", w.before[1].text):
+        return reject("code-list")  # "Klassen A2, AM sowie L"
     if re.fullmatch(r"[A-ZÄÖÜ]{2,}", _cue_word(w)) and not location_cue_before(w) and not org_cue_before(w):
         return reject("acronym-designation")  # "MTV H", "BAT I"
     if noun_designation(w):
