@@ -38,7 +38,7 @@ class PipelineConfig:
     use_recognizers: bool = True
     recognizers: dict[str, Any] = field(default_factory=lambda: {"min_score": 0.5})
     consistency: bool = True
-    consistency_min_score: float = 0.5
+    consistency_min_score: float = 0.7  # only confident spans are propagated
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     operator: str = "label"
 

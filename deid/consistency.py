@@ -13,6 +13,16 @@ _TITLES = frozenset("Dr. Prof. Dres. von van de zu vom Herr Herrn Frau".split())
 _MIN_LEN = 3
 
 
+def _common_word(variant: str) -> bool:
+    """A single everyday German word ("Angeklagten", "Straße") is not propagated: one wrong
+    prediction must not become a wrong prediction in every sentence."""
+    if " " in variant:
+        return False
+    from deid.features import _zipf
+
+    return _zipf(variant) >= 3.5
+
+
 def variants(surface: str, label: str) -> set[str]:
     """The strings whose other occurrences are the same entity."""
     surface = surface.strip()
@@ -41,7 +51,7 @@ def propagate(
         if s.label not in _PROPAGATED or (s.score is not None and s.score < min_score):
             continue
         for v in variants(text[s.start : s.end], s.label):
-            if v in stopwords:
+            if v in stopwords or _common_word(v):
                 continue
             score = s.score if s.score is not None else 1.0
             if v not in found or found[v][1] < score:

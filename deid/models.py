@@ -20,7 +20,7 @@ from transformers import (
 )
 
 from deid.features import FEATURE_SET, NUM_FEATURES
-from deid.schema import LABELS, bio_labels
+from deid.schema import MODEL_LABELS, bio_labels
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class ModelSpec:
     dropout: float = 0.1
 
 
-def label_maps(labels: tuple[str, ...] = LABELS) -> tuple[dict[int, str], dict[str, int]]:
+def label_maps(labels: tuple[str, ...] = MODEL_LABELS) -> tuple[dict[int, str], dict[str, int]]:
     tags = bio_labels(labels)
     return dict(enumerate(tags)), {t: i for i, t in enumerate(tags)}
 

@@ -54,8 +54,13 @@ class TokenClassifier:
         id2label = {int(k): v for k, v in model.config.id2label.items()}
         self.tags = [id2label[i] for i in range(len(id2label))]
         self.o_index = self.tags.index("O")
-        types = sorted({t[2:] for t in self.tags if t != "O"})
+        from deid.schema import LABELS
+
+        # only sensitive types are predicted as spans; keep types (judge, court, law …) count
+        # as "not sensitive" together with O
+        types = sorted({t[2:] for t in self.tags if t != "O" and t[2:] in LABELS})
         self.types = types
+        self._sensitive_cols = [i for i, t in enumerate(self.tags) if t != "O" and t[2:] in LABELS]
         # columns of B-X and I-X per type, to sum their probabilities
         self._type_cols = [
             [i for i, t in enumerate(self.tags) if t != "O" and t[2:] == typ] for typ in types
@@ -140,7 +145,7 @@ class TokenClassifier:
     def predict(self, texts: Sequence[str], threshold: float | None = None) -> list[list[Span]]:
         thr = self.config.threshold if threshold is None else threshold
         return [
-            decode_spans(text, offsets, probs, self.o_index, self._type_cols, self.types, self._b_cols, thr)
+            decode_spans(text, offsets, probs, self._sensitive_cols, self._type_cols, self.types, self._b_cols, thr)
             for text, (offsets, probs) in zip(texts, self.token_probabilities(texts))
         ]
 
@@ -149,7 +154,7 @@ def decode_spans(
     text: str,
     offsets: np.ndarray,
     probs: np.ndarray,
-    o_index: int,
+    sensitive_cols: list[int],
     type_cols: list[list[int]],
     types: list[str],
     b_cols: set[int],
@@ -158,7 +163,7 @@ def decode_spans(
     """Group sensitive tokens into typed, word-aligned character spans."""
     if len(offsets) == 0:
         return []
-    sensitive = 1.0 - probs[:, o_index]
+    sensitive = probs[:, sensitive_cols].sum(axis=1)
     type_scores = np.stack([probs[:, cols].sum(axis=1) for cols in type_cols], axis=1)
     best_type = type_scores.argmax(axis=1)
     best_tag = probs.argmax(axis=1)

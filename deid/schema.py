@@ -67,6 +67,13 @@ PUBLIC_ENTITY = "PUBLIC_ENTITY"  # institutions, countries, public places and pe
 KEEP_LABELS: tuple[str, ...] = (JUDGE, COURT, LAW, CASE_REFERENCE, LITERATURE, PUBLIC_ENTITY)
 
 
+# What a token classifier predicts: the sensitive types, and the insensitive entity types it
+# learns to tell apart from them (a judge's name, a court, a law). Only the former are
+# anonymized; the latter give the model many more labelled examples of what names and legal
+# references look like.
+MODEL_LABELS: tuple[str, ...] = LABELS + KEEP_LABELS
+
+
 def coarse_label(label: str) -> str:
     """Map a fine recognizer label (``IBAN``) to its coarse type (``ID``); coarse stays."""
     return FINE_TO_COARSE.get(label, label)

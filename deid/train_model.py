@@ -19,7 +19,7 @@ from deid.io import read_documents, read_jsonl, write_text_atomic
 from deid.models import build_model, count_parameters, label_maps
 from deid.ner import InferenceConfig, TokenClassifier
 from deid.placeholders import detect_placeholders
-from deid.schema import Document, spans_from_dicts
+from deid.schema import Document, Span, spans_from_dicts
 from deid.settings import Settings
 from deid.surrogates import SurrogateGenerator
 from deid.tokenizer import load_tokenizer, train_tokenizer
@@ -49,7 +49,11 @@ def load_placeholders(path: str | Path | None) -> dict[str, list]:
 
 
 def source_documents(docs: Iterable[Document], placeholders: dict[str, list]) -> list[SourceDocument]:
-    """Training documents with their placeholders (precomputed, or detected now)."""
+    """Training documents with their placeholders (precomputed, or detected now) and, for
+    LER documents, the entities that stay in clear text (judges, courts, laws …) as keep
+    spans with their keep type."""
+    from deid.rewrite.keep_labels import keep_label
+
     out: list[SourceDocument] = []
     for doc in docs:
         if is_reserved(doc):
@@ -57,7 +61,13 @@ def source_documents(docs: Iterable[Document], placeholders: dict[str, list]) ->
         spans = placeholders.get(doc.id)
         if spans is None:
             spans = detect_placeholders(doc.text)
-        out.append(SourceDocument(doc.id, doc.text, tuple(spans)))
+        annotated = doc.meta.get("corpus") == "ler"
+        keep = tuple(
+            Span(e.start, e.end, keep_label(e.label))
+            for e in doc.entities
+            if not any(e.overlaps(p) for p in spans)
+        ) if annotated else ()
+        out.append(SourceDocument(doc.id, doc.text, tuple(spans), keep, annotated))
     return out
 
 

@@ -23,7 +23,7 @@ from transformers import PreTrainedModel, PreTrainedTokenizerFast, get_linear_sc
 
 from deid.elements import Confusion, element_confusion, text_elements
 from deid.ner import InferenceConfig, TokenClassifier, pick_device
-from deid.training import IGNORE_INDEX, LabelledText, Window
+from deid.training import IGNORE_INDEX, NOT_SENSITIVE_INDEX, LabelledText, Window
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +129,39 @@ def _collate(batch: Sequence[Window], pad_id: int, device: torch.device) -> dict
     }
 
 
+def not_sensitive_columns(model: PreTrainedModel) -> list[int]:
+    """Tag ids that mean "not to be anonymized": O and every keep type."""
+    from deid.schema import LABELS
+
+    return [int(i) for i, t in model.config.id2label.items() if t == "O" or t[2:] not in LABELS]
+
+
+def token_loss(
+    logits: torch.Tensor,
+    labels: torch.Tensor,
+    weights: torch.Tensor,
+    not_sensitive: torch.Tensor,
+    partial_weight: float,
+) -> torch.Tensor:
+    """Class-weighted cross-entropy; tokens with the partial label (not sensitive, keep type
+    unknown) count the summed probability of all not-sensitive tags."""
+    logp = F.log_softmax(logits, dim=-1)
+    known = labels >= 0
+    partial = labels == NOT_SENSITIVE_INDEX
+    total = logits.new_zeros(())
+    norm = logits.new_zeros(())
+    if known.any():
+        target = labels[known]
+        w = weights[target]
+        total = total - (w * logp[known].gather(1, target[:, None]).squeeze(1)).sum()
+        norm = norm + w.sum()
+    if partial.any():
+        lp = torch.logsumexp(logp[partial][:, not_sensitive], dim=-1)
+        total = total - partial_weight * lp.sum()
+        norm = norm + partial_weight * partial.sum()
+    return total / norm.clamp(min=1e-9)
+
+
 def evaluate_texts(
     classifier: TokenClassifier, items: Sequence[LabelledText], threshold: float
 ) -> dict[str, float]:
@@ -169,6 +202,7 @@ def train(
     o_index = int(model.config.label2id["O"])
     weights = torch.ones(n_labels, device=device)
     weights[o_index] = cfg.o_weight
+    not_sensitive = torch.tensor(not_sensitive_columns(model), device=device)
     rng = random.Random(cfg.seed)
 
     first = windows_for_epoch(0)
@@ -208,12 +242,7 @@ def train(
                     attention_mask=inputs["attention_mask"],
                     token_type_ids=inputs["token_type_ids"],
                 ).logits
-            loss = F.cross_entropy(
-                logits.float().view(-1, n_labels),
-                inputs["labels"].view(-1),
-                weight=weights,
-                ignore_index=IGNORE_INDEX,
-            )
+            loss = token_loss(logits.float().view(-1, n_labels), inputs["labels"].view(-1), weights, not_sensitive, cfg.o_weight)
             scaler.scale(loss / cfg.grad_accum).backward()
             if step % cfg.grad_accum == 0 or step == len(batches):
                 scaler.unscale_(optimizer)

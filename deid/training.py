@@ -21,6 +21,7 @@ from typing import Iterable, Iterator, Sequence
 
 from transformers import PreTrainedTokenizerFast
 
+from deid.augment import swap_nouns
 from deid.elements import text_elements
 from deid.features import token_features
 from deid.paragraphs import Paragraph, extract_paragraphs
@@ -30,6 +31,9 @@ from deid.textedit import apply_replacements
 from deid.tokenizer import PLACEHOLDER_TOKEN
 
 IGNORE_INDEX = -100
+# "Not sensitive, but which insensitive type is unknown": a token of a document without
+# entity annotation. The loss takes the sum of O and every keep type (a partial label).
+NOT_SENSITIVE_INDEX = -2
 
 # Thesis table 5.4: share of candidates treated placeholder-only / random token / [MASK].
 MASKING_SCHEMES: dict[str, tuple[float, float, float]] = {
@@ -45,21 +49,27 @@ MASKING_SCHEMES: dict[str, tuple[float, float, float]] = {
 
 @dataclass(frozen=True)
 class SourceDocument:
-    """A training document: its text and its typed placeholder spans."""
+    """A training document: its text, its typed placeholder spans and, where an annotation
+    says which entities stay in clear text (LER), those as keep spans."""
 
     id: str
     text: str
     placeholders: tuple[Span, ...]
+    keep: tuple[Span, ...] = ()
+    keep_known: bool = False
 
 
 @dataclass(frozen=True)
 class LabelledText:
-    """Text with typed gold spans; ``loss_spans`` restrict the loss (candidate vectors)."""
+    """Text with typed gold spans; ``loss_spans`` restrict the loss (candidate vectors);
+    ``keep`` are insensitive entities, known only where ``keep_known``."""
 
     doc_id: str
     text: str
     spans: tuple[Span, ...]
     loss_spans: tuple[Span, ...] | None = None
+    keep: tuple[Span, ...] = ()
+    keep_known: bool = False
 
 
 @dataclass
@@ -88,6 +98,7 @@ class DataConfig:
     stride: int = 32
     negative_window_rate: float = 1.0  # share of windows without any entity that is kept
     surrogate_pool: str = "train"
+    noun_swap_rate: float = 0.0  # share of ordinary capitalized words replaced by rare nouns per epoch
     seed: int = 13
     vocabulary_words: tuple[str, ...] = field(default_factory=tuple)  # for "random token"
 
@@ -129,18 +140,24 @@ def paragraph_chunks(text: str, spans: Sequence[Span]) -> list[tuple[str, list[S
 
 
 def surrogate_texts(
-    doc: SourceDocument, generator: SurrogateGenerator, epoch: int
+    doc: SourceDocument, generator: SurrogateGenerator, epoch: int, noun_swap_rate: float = 0.0
 ) -> list[LabelledText]:
     """The document's paragraphs with every placeholder replaced by a surrogate of its type,
     consistent across the document and different in every epoch."""
     surrogates = DocumentSurrogates(generator, doc.id, epoch=epoch)
     out: list[LabelledText] = []
-    for ptext, pspans in paragraph_chunks(doc.text, doc.placeholders):
+    keep_chunks = paragraph_chunks(doc.text, doc.keep) if doc.keep else None
+    for i, (ptext, pspans) in enumerate(paragraph_chunks(doc.text, doc.placeholders)):
+        pkeep = keep_chunks[i][1] if keep_chunks else []
+        pkeep = [k for k in pkeep if not any(k.overlaps(p) for p in pspans)]
         if pspans:
-            new_text, new_spans, _ = substitute(ptext, pspans, surrogates)
+            new_text, new_spans, new_keep = substitute(ptext, pspans, surrogates, carry=pkeep)
         else:
-            new_text, new_spans = ptext, []
-        out.append(LabelledText(doc.id, new_text, tuple(new_spans)))
+            new_text, new_spans, new_keep = ptext, [], pkeep
+        if noun_swap_rate > 0:
+            rng = random.Random(f"swap:{doc.id}:{epoch}:{i}")
+            new_text, new_spans, new_keep = swap_nouns(new_text, new_spans, new_keep, rng, noun_swap_rate)
+        out.append(LabelledText(doc.id, new_text, tuple(new_spans), None, tuple(new_keep), doc.keep_known))
     return out
 
 
@@ -204,10 +221,12 @@ def _join(items: Sequence[LabelledText]) -> LabelledText:
         return items[0]
     parts: list[str] = []
     spans: list[Span] = []
+    keep: list[Span] = []
     loss: list[Span] | None = [] if any(it.loss_spans is not None for it in items) else None
     offset = 0
     for it in items:
         spans += [Span(s.start + offset, s.end + offset, s.label) for s in it.spans]
+        keep += [Span(s.start + offset, s.end + offset, s.label) for s in it.keep]
         if loss is not None:
             if it.loss_spans is None:  # no restriction in this part: the whole part counts
                 loss.append(Span(offset, offset + len(it.text), "O"))
@@ -215,7 +234,14 @@ def _join(items: Sequence[LabelledText]) -> LabelledText:
                 loss += [Span(s.start + offset, s.end + offset, s.label) for s in it.loss_spans]
         parts.append(it.text)
         offset += len(it.text) + 1
-    return LabelledText(items[0].doc_id, "\n".join(parts), tuple(spans), tuple(loss) if loss is not None else None)
+    return LabelledText(
+        items[0].doc_id,
+        "\n".join(parts),
+        tuple(spans),
+        tuple(loss) if loss is not None else None,
+        tuple(keep),
+        all(it.keep_known for it in items),
+    )
 
 
 def token_labels(
@@ -224,8 +250,11 @@ def token_labels(
     label2id: dict[str, int],
     special: Sequence[bool],
     loss_spans: Sequence[Span] | None = None,
+    keep_known: bool = True,
 ) -> list[int]:
-    """BIO label ids for tokens from character spans: B- on a span's first token, I- after."""
+    """BIO label ids for tokens from character spans: B- on a span's first token, I- after.
+    Outside every span a token is ``O`` where insensitive entities are annotated, else the
+    partial label :data:`NOT_SENSITIVE_INDEX`."""
     ordered = sorted(spans)
     loss_ordered = sorted(loss_spans) if loss_spans is not None else None
     labels: list[int] = []
@@ -250,7 +279,7 @@ def token_labels(
             if not (k < len(loss_ordered) and loss_ordered[k].start < end):
                 labels.append(IGNORE_INDEX)
                 continue
-        labels.append(label2id[tag])
+        labels.append(label2id[tag] if (tag != "O" or keep_known) else NOT_SENSITIVE_INDEX)
     return labels
 
 
@@ -276,19 +305,28 @@ def encode(
         return_special_tokens_mask=True,
     )
     windows: list[Window] = []
+    from deid.schema import LABELS
+
+    sensitive_ids = {i for t, i in label2id.items() if t != "O" and t[2:] in LABELS}
     for w, sample in enumerate(enc["overflow_to_sample_mapping"]):
         item = items[sample]
         labels = token_labels(
             enc["offset_mapping"][w],
-            item.spans,
+            _non_overlapping(item.spans, item.keep),
             label2id,
             [bool(x) for x in enc["special_tokens_mask"][w]],
             item.loss_spans,
+            keep_known=item.keep_known,
         )
-        has_entity = any(lab not in (IGNORE_INDEX, label2id["O"]) for lab in labels)
+        has_entity = any(lab in sensitive_ids for lab in labels)
         types = token_features(item.text, enc["offset_mapping"][w]) if features else None
         windows.append(Window(list(enc["input_ids"][w]), labels, item.doc_id, has_entity, types))
     return windows
+
+
+def _non_overlapping(spans: Sequence[Span], keep: Sequence[Span]) -> list[Span]:
+    """Sensitive spans plus the keep spans that do not touch any of them."""
+    return list(spans) + [k for k in keep if not any(k.overlaps(s) for s in spans)]
 
 
 # --- the per-epoch dataset ----------------------------------------------------------------------
@@ -316,7 +354,7 @@ class EpochData:
         rng = random.Random(f"{self.cfg.seed}:{epoch}")
         for doc in self.docs:
             if self.cfg.mode == "surrogate":
-                paragraphs = surrogate_texts(doc, self.generator, epoch)
+                paragraphs = surrogate_texts(doc, self.generator, epoch, self.cfg.noun_swap_rate)
             elif self.cfg.mode == "masking":
                 paragraphs = masked_texts(doc, self.cfg, rng)
             else:

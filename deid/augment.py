@@ -1,0 +1,85 @@
+"""Unfamiliar ordinary words in training text, so novelty is no shortcut to "name".
+
+Per-epoch surrogates make every name in the training text new each epoch while every
+ordinary word recurs; a model then learns "a word I have not seen ⇒ a name" and flags the
+first unfamiliar legal term of a new field ("Waisengeld", "Sperrmüll"). Replacing a share of
+ordinary capitalized nouns, every epoch, by random rare German nouns (from wordfreq's
+vocabulary, names and places excluded) shows the model as many unfamiliar non-names as
+names, so it has to look at context and shape.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+from typing import Sequence
+
+from deid.schema import Span
+from deid.textedit import apply_replacements
+
+_NOUN_SUFFIX = re.compile(
+    r"(?:ung|ungen|heit|heiten|keit|keiten|schaft|schaften|tion|tionen|tät|täten|nis|nisse|tum|"
+    r"ment|ments|ismus|geld|recht|rechte|gesetz|vertrag|verfahren|antrag|bescheid|stelle|amt|"
+    r"gericht|haus|werk|zeug|mittel|gebiet|anlage|anlagen|fahrzeug|fahrzeuge|kosten|zahlung|"
+    r"steuer|wert|zeit|raum|stoff|stoffe|müll|statut|arbeit|leistung|pflicht|gemeinschaft|"
+    r"versicherung|behörde|vorschrift|ordnung|erlaubnis|betrieb|material|geräte?|system|"
+    r"programm|produkt|prüfung|studium|ausbildung|schule|kammer)$"
+)
+_CANDIDATE = re.compile(r"(?<![\wäöüß.\-])[A-ZÄÖÜ][a-zäöüß]{3,}(?![\wäöüß\-])")
+
+
+@lru_cache(maxsize=1)
+def noun_pool() -> tuple[str, ...]:
+    """Rare-to-medium German nouns, capitalized; no surnames, first names or places."""
+    from wordfreq import top_n_list, zipf_frequency
+
+    from deid.surrogates.gazetteers import read_lines
+
+    names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
+    names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
+    pool = []
+    for word in top_n_list("de", 200_000):
+        if len(word) < 6 or not word.isalpha() or not word.islower() or not _NOUN_SUFFIX.search(word):
+            continue
+        noun = word[0].upper() + word[1:]
+        if noun in names:
+            continue
+        if 1.0 <= zipf_frequency(word, "de") <= 3.8:
+            pool.append(noun)
+    return tuple(pool)
+
+
+def swap_nouns(
+    text: str,
+    spans: Sequence[Span],
+    keep: Sequence[Span],
+    rng: random.Random,
+    rate: float,
+) -> tuple[str, list[Span], list[Span]]:
+    """Replace about ``rate`` of the capitalized ordinary words outside every span."""
+    if rate <= 0:
+        return text, list(spans), list(keep)
+    from deid.placeholders import lexicon as lx
+    from deid.placeholders.rules import is_role
+
+    pool = noun_pool()
+    taken = sorted((s.start, s.end) for s in (*spans, *keep))
+    # the word right before a name is its context ("Zeuge", "Landratsamt"): never swapped
+    context_ends = {s.start - 1 for s in spans} | {s.start - 2 for s in spans}
+    replacements: list[tuple[Span, str]] = []
+    for m in _CANDIDATE.finditer(text):
+        if rng.random() >= rate:
+            continue
+        if any(a < m.end() and m.start() < b for a, b in taken) or m.end() in context_ends:
+            continue
+        word = m.group(0)
+        if is_role(word) or word in lx.ORG_CUES or word in lx.LOCATION_CUES or lx.INSTITUTION_NOUN.search(word):
+            continue
+        if m.start() == 0 or text[m.start() - 2 : m.start()].strip() in ("", ".", "!", "?", ":"):
+            continue  # sentence starts: keep the function words there
+        replacements.append((Span(m.start(), m.end(), "O"), rng.choice(pool)))
+    if not replacements:
+        return text, list(spans), list(keep)
+    new_text, _, carried = apply_replacements(text, replacements, [*spans, *keep])
+    return new_text, carried[: len(spans)], carried[len(spans) :]
