@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PIPELINE_ARTIFACT = "pipeline"  # the artifact directory inside a logged pyfunc model
+PIPELINE_ARTIFACT = "pipeline"  # the artifact key of the pipeline directory in a logged pyfunc model
 
 
 def resolve_model(uri_or_path: str | Path) -> Path:
@@ -19,8 +19,25 @@ def resolve_model(uri_or_path: str | Path) -> Path:
     import mlflow
 
     local = Path(mlflow.artifacts.download_artifacts(artifact_uri=text))
-    # a pyfunc model keeps the pipeline under artifacts/<PIPELINE_ARTIFACT>
-    for candidate in (local / "artifacts" / PIPELINE_ARTIFACT, local / PIPELINE_ARTIFACT, local):
+    # MLflow stores an artifact directory under artifacts/<its source basename>, not under its
+    # key: the MLmodel file says where the ``pipeline`` artifact went
+    candidates = [p for p in (_pyfunc_artifact(local, PIPELINE_ARTIFACT),) if p is not None]
+    candidates += [local / "artifacts" / PIPELINE_ARTIFACT, local / PIPELINE_ARTIFACT, local]
+    for candidate in candidates:
         if (candidate / "pipeline.json").exists():
             return candidate
     raise FileNotFoundError(f"{text}: no deid pipeline inside the downloaded model")
+
+
+def _pyfunc_artifact(model_dir: Path, key: str) -> Path | None:
+    """The local directory of a pyfunc artifact according to the model's MLmodel file."""
+    mlmodel = model_dir / "MLmodel"
+    if not mlmodel.exists():
+        return None
+    import yaml
+
+    conf = yaml.safe_load(mlmodel.read_text(encoding="utf-8")) or {}
+    entry = ((conf.get("flavors") or {}).get("python_function") or {}).get("artifacts", {}).get(key)
+    if not isinstance(entry, dict) or not entry.get("path"):
+        return None
+    return model_dir / entry["path"]

@@ -1,0 +1,320 @@
+"""The promotion gate: pure decisions (table-driven) and their registry effects on a
+temporary sqlite tracking store (versions registered from bare runs, no model needed)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from deid import gate, registry
+from deid.gate import GateConfig, decide, render_markdown
+
+CFG = GateConfig(
+    gold_sets=("ler", "bavaria"),
+    min_recall=0.9,
+    min_precision=0.5,
+    min_type_recall={"PERSON": 0.9, "LOCATION": 0.85},
+    tolerance=0.01,
+    compare=("recall", "f2", "recall.PERSON"),
+)
+
+
+def metrics(recall: float = 0.95, precision: float = 0.7, f2: float = 0.88, person: float = 0.96,
+            location: float | None = 0.9, **overrides: float) -> dict[str, float]:  # fmt: skip
+    """Headline metrics of both gold sets (same values unless overridden by full key)."""
+    out: dict[str, float] = {}
+    for gold in ("ler", "bavaria"):
+        out |= {f"eval.{gold}.recall": recall, f"eval.{gold}.precision": precision, f"eval.{gold}.f2": f2,
+                f"eval.{gold}.f1": 0.8, f"eval.{gold}.recall.PERSON": person}  # fmt: skip
+        if location is not None:
+            out[f"eval.{gold}.recall.LOCATION"] = location
+    return out | overrides
+
+
+# --- pure decisions ----------------------------------------------------------------------------
+
+CASES = [
+    # (name, challenger, champion, promote, reason fragment)
+    ("first model, no champion", metrics(), None, True, "no champion yet"),
+    (
+        "passes floors, better than champion",
+        metrics(recall=0.96),
+        metrics(recall=0.94),
+        True,
+        "not worse",
+    ),
+    (
+        "slightly worse, within tolerance",
+        metrics(recall=0.945),
+        metrics(recall=0.95),
+        True,
+        "not worse",
+    ),
+    (
+        "fails recall floor",
+        metrics(recall=0.85),
+        None,
+        False,
+        "eval.ler.recall 0.8500 below floor 0.9000",
+    ),
+    (
+        "fails recall floor on one set only",
+        metrics(**{"eval.bavaria.recall": 0.89}),
+        None,
+        False,
+        "eval.bavaria.recall 0.8900 below floor",
+    ),
+    (
+        "fails precision floor",
+        metrics(precision=0.4),
+        None,
+        False,
+        "eval.ler.precision 0.4000 below floor",
+    ),
+    (
+        "fails PERSON floor",
+        metrics(person=0.8),
+        None,
+        False,
+        "eval.ler.recall.PERSON 0.8000 below floor 0.9000",
+    ),
+    (
+        "fails LOCATION floor",
+        metrics(location=0.5),
+        None,
+        False,
+        "recall.LOCATION 0.5000 below floor 0.8500",
+    ),
+    (
+        "worse than champion beyond tolerance",
+        metrics(recall=0.92),
+        metrics(recall=0.95),
+        False,
+        "eval.ler.recall 0.9200 worse than champion 0.9500 beyond tolerance 0.01",
+    ),
+    (
+        "worse f2 than champion",
+        metrics(f2=0.80),
+        metrics(f2=0.88),
+        False,
+        "eval.ler.f2 0.8000 worse than champion",
+    ),
+    (
+        "worse PERSON recall than champion",
+        metrics(person=0.92),
+        metrics(person=0.99),
+        False,
+        "recall.PERSON 0.9200 worse than champion",
+    ),
+    (
+        "precision is not compared with the champion",
+        metrics(precision=0.6),
+        metrics(precision=0.9),
+        True,
+        "passed",
+    ),
+    (
+        "gold set not evaluated",
+        {k: v for k, v in metrics().items() if ".bavaria." not in k},
+        None,
+        False,
+        "eval.bavaria.recall: no challenger value",
+    ),
+    ("type absent from the gold set is fine", metrics(location=None), None, True, "passed"),
+    ("NaN fails", metrics(recall=math.nan), None, False, "not a number"),
+    (
+        "champion lacking a metric is no obstacle",
+        metrics(),
+        {"eval.ler.recall": 0.9},
+        True,
+        "passed",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "name, challenger, champion, promote, fragment", CASES, ids=[c[0] for c in CASES]
+)
+def test_decide(name, challenger, champion, promote, fragment) -> None:
+    decision = decide(challenger, champion, CFG)
+    assert decision.promote is promote, decision.reasons
+    assert fragment in decision.reason
+    assert all(r.ok for r in decision.rows) is promote
+
+
+def test_rows_are_recall_first_per_gold_set() -> None:
+    rows = decide(metrics(), metrics(), CFG).rows
+    assert [r.metric for r in rows[:5]] == [
+        "eval.ler.recall", "eval.ler.precision", "eval.ler.recall.PERSON", "eval.ler.recall.LOCATION", "eval.ler.f2",
+    ]  # fmt: skip
+    assert {r.metric.split(".")[1] for r in rows} == {"ler", "bavaria"}
+    f2 = next(r for r in rows if r.metric == "eval.ler.f2")
+    assert f2.floor is None and f2.champion == 0.88 and f2.challenger == 0.88
+
+
+def test_config_from_params_and_unknown_keys() -> None:
+    cfg = GateConfig.from_params(
+        {"gate": {"gold_sets": ["ler"], "min_type_recall": {"PERSON": 1}, "compare": ["f2"]}}
+    )
+    assert (
+        cfg.gold_sets == ("ler",)
+        and cfg.min_type_recall == {"PERSON": 1.0}
+        and cfg.compare == ("f2",)
+    )
+    assert GateConfig.from_params({}) == GateConfig()
+    with pytest.raises(ValueError):
+        GateConfig.from_params({"gate": {"min_recal": 0.9}})
+    with pytest.raises(ValueError):
+        GateConfig.from_params({"gate": {"gold_sets": ["LER test"]}})
+
+
+def test_project_params_have_a_gate_section(root) -> None:
+    cfg = gate.load_gate_config(root / "params.yaml")
+    assert set(cfg.gold_sets) == {"ler", "bavaria"}
+    assert "PERSON" in cfg.min_type_recall and 0 < cfg.min_recall <= 1
+
+
+def test_markdown_table() -> None:
+    decision = decide(metrics(recall=0.85), metrics(), CFG)
+    md = render_markdown(decision)
+    assert "| metric | floor | champion | challenger | ok |" in md
+    assert "| eval.ler.recall | ≥ 0.9000 | 0.9500 | 0.8500 | **no** |" in md
+    assert "| eval.ler.f2 | — | 0.8800 | 0.8800 | yes |" in md
+    assert "below floor" in md and md.startswith("### Gate: reject")
+
+
+# --- registry effects --------------------------------------------------------------------------
+
+_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    base = tmp_path_factory.mktemp("gate-mlflow")
+    uri = f"sqlite:///{base / 'mlflow.db'}"
+    client = registry.get_client(uri)
+    experiment_id = registry.ensure_experiment(client, "gate-tests", (base / "artifacts").as_uri())
+    return {"uri": uri, "client": client, "experiment_id": experiment_id}
+
+
+@pytest.fixture
+def model(store):
+    """A fresh registered model per test; ``add(metrics)`` registers a version from a run."""
+    from mlflow.entities import Metric
+
+    client, name = store["client"], f"gate-{next(_names)}"
+    client.create_registered_model(name)
+
+    def add(values: dict[str, float]) -> str:
+        run = client.create_run(store["experiment_id"])
+        client.log_batch(run.info.run_id, metrics=[Metric(k, v, 0, 0) for k, v in values.items()])
+        client.set_terminated(run.info.run_id)
+        mv = client.create_model_version(
+            name, source=f"{run.info.artifact_uri}/model", run_id=run.info.run_id
+        )
+        return str(mv.version)
+
+    return {"name": name, "add": add, "client": client, "uri": store["uri"]}
+
+
+def _alias(model, alias: str) -> str | None:
+    mv = registry.alias_version(model["client"], alias, model["name"])
+    return str(mv.version) if mv is not None else None
+
+
+def _gate(model, version: str, **kwargs) -> gate.GateDecision:
+    return gate.run_gate(
+        version, cfg=CFG, tracking_uri=model["uri"], model_name=model["name"], **kwargs
+    )
+
+
+def test_first_passing_model_becomes_champion(model) -> None:
+    v1 = model["add"](metrics())
+    decision = _gate(model, v1)
+    assert decision.promote and decision.version == v1 and decision.champion_version is None
+    assert _alias(model, "champion") == v1 and _alias(model, "previous-champion") is None
+    mv = model["client"].get_model_version(model["name"], v1)
+    assert mv.tags["gate.decision"] == "promote" and "no champion yet" in mv.tags["gate.reason"]
+    assert mv.tags["gate.metric.eval.ler.recall"] == "0.9500"
+    assert "| eval.ler.recall |" in mv.description
+
+
+def test_champion_moves_only_on_pass_and_keeps_previous(model) -> None:
+    v1, v2, v3 = (
+        model["add"](metrics()),
+        model["add"](metrics(recall=0.85)),
+        model["add"](metrics(recall=0.97)),
+    )
+    assert _gate(model, v1).promote
+    rejected = _gate(model, v2)
+    assert not rejected.promote and rejected.champion_version == v1
+    assert _alias(model, "champion") == v1 and _alias(model, "previous-champion") is None
+    mv2 = model["client"].get_model_version(model["name"], v2)
+    assert mv2.tags["gate.decision"] == "reject" and "below floor" in mv2.tags["gate.reason"]
+    assert (
+        mv2.tags["gate.champion_version"] == v1
+        and "| eval.ler.recall | ≥ 0.9000 | 0.9500 | 0.8500 | **no** |" in mv2.description
+    )
+    assert _gate(model, v3).promote
+    assert _alias(model, "champion") == v3 and _alias(model, "previous-champion") == v1
+
+
+def test_gate_with_fresh_evaluations_logs_them_to_the_run(model) -> None:
+    v1 = model["add"]({})
+    report = {"overall": {"elements": {"precision": 0.7, "recall": 0.95, "f1": 0.8, "f2": 0.9}},
+              "per_type": {"PERSON": {"gold_elements": 10, "element_recall": 0.97}},
+              "leakage": {"leak_free_share": 1.0}}  # fmt: skip
+    decision = _gate(model, v1, evaluations={"ler": report, "bavaria": report})
+    assert decision.promote, decision.reasons
+    run_id = model["client"].get_model_version(model["name"], v1).run_id
+    assert model["client"].get_run(run_id).data.metrics["eval.bavaria.recall.PERSON"] == 0.97
+
+
+def test_manual_promote_and_rollback_need_a_reason_and_record_who_when_why(model) -> None:
+    v1, v2 = model["add"](metrics()), model["add"](metrics(recall=0.5))
+    kw = {"tracking_uri": model["uri"], "model_name": model["name"]}
+    assert _gate(model, v1).promote
+    for empty in ("", "   ", None):
+        with pytest.raises(ValueError):
+            gate.promote(v2, empty, **kw)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            gate.rollback(empty, **kw)  # type: ignore[arg-type]
+    assert _alias(model, "champion") == v1, "a refused call changes nothing"
+    assert (
+        gate.promote(v2, "reviewed errors by hand: misses are keep entities", by="reviewer-a", **kw)
+        == v1
+    )
+    assert _alias(model, "champion") == v2 and _alias(model, "previous-champion") == v1
+    tags = model["client"].get_model_version(model["name"], v2).tags
+    assert (
+        tags["promote.by"] == "reviewer-a"
+        and tags["promote.from_version"] == v1
+        and tags["promote.at"]
+    )
+    assert tags["promote.reason"] == "reviewed errors by hand: misses are keep entities"
+    with pytest.raises(ValueError):
+        gate.promote(v2, "again", **kw)
+    assert gate.rollback("complaints about leaked names", by="reviewer-b", **kw) == v1
+    assert _alias(model, "champion") == v1 and _alias(model, "previous-champion") is None
+    restored = model["client"].get_model_version(model["name"], v1).tags
+    assert restored["rollback.by"] == "reviewer-b" and restored["rollback.from_version"] == v2
+    assert (
+        model["client"].get_model_version(model["name"], v2).tags["rolled_back.reason"]
+        == "complaints about leaked names"
+    )
+    with pytest.raises(LookupError):
+        gate.rollback("nothing left to roll back to", **kw)
+
+
+def test_cli_promote_and_rollback_refuse_without_reason(model, monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from deid.cli import app
+
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", model["uri"])
+    runner = CliRunner()
+    assert runner.invoke(app, ["promote", "--version", "1"]).exit_code != 0
+    assert runner.invoke(app, ["promote", "--version", "1", "--reason", " "]).exit_code != 0
+    assert runner.invoke(app, ["rollback", "--reason", ""]).exit_code != 0
