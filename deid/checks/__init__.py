@@ -1,0 +1,21 @@
+"""Data checks with Great Expectations: corpus integrity, placeholder quality, training set.
+
+``run_corpus_integrity``, ``run_placeholder_quality`` and ``run_training_set`` return a
+:class:`CheckResult` (success, numbers, failed expectations, Data Docs path). GX itself is
+imported only when a check runs, so importing this package stays cheap.
+"""
+
+from deid.checks.config import SUITE_NAMES, CheckParams, load_check_params
+from deid.checks.result import CheckResult
+from deid.checks.run import CHECKS, run_corpus_integrity, run_placeholder_quality, run_training_set
+
+__all__ = [
+    "CHECKS",
+    "SUITE_NAMES",
+    "CheckParams",
+    "CheckResult",
+    "load_check_params",
+    "run_corpus_integrity",
+    "run_placeholder_quality",
+    "run_training_set",
+]

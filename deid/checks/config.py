@@ -1,0 +1,68 @@
+"""The ``validate:`` section of params.yaml as typed thresholds for the data checks.
+
+Defaults live here; params.yaml only overrides them, so `dvc params diff` shows every change
+of a gate. Unknown keys are logged (a typo would otherwise silently fall back to a default).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from deid.schema import LOCATION, ORGANIZATION, PERSON
+
+logger = logging.getLogger(__name__)
+
+SECTION = "validate"
+CORPUS_INTEGRITY = "corpus_integrity"
+PLACEHOLDER_QUALITY = "placeholder_quality"
+TRAINING_SET = "training_set"
+SUITE_NAMES: tuple[str, ...] = (CORPUS_INTEGRITY, PLACEHOLDER_QUALITY, TRAINING_SET)
+
+
+@dataclass(frozen=True)
+class CheckParams:
+    """Thresholds of the three suites (see params.yaml, section ``validate``)."""
+
+    # placeholder_quality
+    min_precision: float = 0.97
+    min_recall: float = 0.97
+    min_gold_elements: int = 100  # a smaller gold set says too little to gate on
+    ler_adjudication: str = "data/gold/ler_adjudication.jsonl"
+    bavaria_decisions: str = "data/gold/bavaria/decisions.jsonl"
+    bavaria_holdout: str | None = "data/gold/bavaria/holdout_ids.json"
+    # corpus_integrity
+    min_chars: int = 200
+    max_chars: int = 2_000_000
+    max_short_documents: int = 7
+    placeholder_density_max: float = 0.2
+    encodings: tuple[str, ...] = ("utf-8", "cp1252")
+    # training_set
+    required_labels: tuple[str, ...] = (PERSON, ORGANIZATION, LOCATION)
+    min_label_spans: int = 100
+    placeholder_share_min: float = 0.001
+    placeholder_share_max: float = 0.02
+
+
+def check_params(params: dict[str, Any] | None) -> CheckParams:
+    """``CheckParams`` from a loaded params.yaml (the whole file, not only the section)."""
+    section = dict((params or {}).get(SECTION) or {})
+    names = {f.name for f in fields(CheckParams)}
+    unknown = sorted(set(section) - names)
+    if unknown:
+        logger.warning("params %s: unknown keys ignored: %s", SECTION, ", ".join(unknown))
+    values = {k: v for k, v in section.items() if k in names}
+    for key in ("encodings", "required_labels"):
+        if key in values:
+            values[key] = tuple(values[key])
+    return CheckParams(**values)
+
+
+def load_check_params(path: str | Path = "params.yaml") -> CheckParams:
+    """Thresholds from a params file (read with PyYAML only: no model imports)."""
+    with open(path, encoding="utf-8") as fh:
+        return check_params(yaml.safe_load(fh) or {})

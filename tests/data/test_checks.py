@@ -1,0 +1,305 @@
+"""Data checks (deid.checks) on the real corpus and gold sets, and on corrupted copies.
+
+Placeholders are detected once per module and handed to the checks, so each corrupted run
+costs a table and a GX validation, not a detection pass. Every run uses a copy of the repo's
+GX project in a temporary folder: tests never write into gx/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deid.checks import (
+    CheckResult,
+    load_check_params,
+    run_corpus_integrity,
+    run_placeholder_quality,
+    run_training_set,
+)
+from deid.checks.tables import load_splits
+from deid.schema import Span
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "data" / "corpus"
+PARAMS = ROOT / "params.yaml"
+GX = ROOT / "gx"
+
+pytestmark = pytest.mark.skipif(
+    not (CORPUS / "manifest.json").exists(), reason="corpus not built: run 'deid corpus build'"
+)
+
+
+@pytest.fixture(scope="module")
+def params():
+    """Thresholds from params.yaml with gold paths made absolute (tests may run elsewhere)."""
+    from dataclasses import replace
+
+    p = load_check_params(PARAMS)
+    return replace(
+        p,
+        ler_adjudication=str(ROOT / p.ler_adjudication),
+        bavaria_decisions=str(ROOT / p.bavaria_decisions),
+        bavaria_holdout=str(ROOT / p.bavaria_holdout) if p.bavaria_holdout else None,
+    )
+
+
+@pytest.fixture(scope="module")
+def splits():
+    return load_splits(CORPUS)
+
+
+@pytest.fixture(scope="module")
+def placeholders(splits) -> dict[str, list[Span]]:
+    from deid.placeholders import detect_placeholders
+
+    return {d.id: detect_placeholders(d.text) for docs in splits.values() for d in docs}
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    """A copy of the committed GX project (suites, checkpoints), without uncommitted/."""
+    target = tmp_path / "gx"
+    if GX.exists():
+        shutil.copytree(GX, target, ignore=shutil.ignore_patterns("uncommitted"))
+    return target
+
+
+def corrupted_corpus(
+    tmp_path: Path, split: str, extra: list[dict], drop_from: dict | None = None
+) -> Path:
+    """A corpus folder whose ``split`` file gets ``extra`` records appended; ``drop_from``
+    ({split: id}) removes one document from another split. Other files are symlinked."""
+    out = tmp_path / "corpus"
+    out.mkdir()
+    drop_from = drop_from or {}
+    for name in ("train", "validation", "test", "manifest"):
+        src = CORPUS / (f"{name}.json" if name == "manifest" else f"{name}.jsonl")
+        if name != split and name not in drop_from:
+            (out / src.name).symlink_to(src)
+            continue
+        lines = src.read_text(encoding="utf-8").splitlines()
+        if name in drop_from:
+            lines = [ln for ln in lines if json.loads(ln)["id"] != drop_from[name]]
+        if name == split:
+            lines += [json.dumps(rec, ensure_ascii=False) for rec in extra]
+        (out / src.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def assert_numbers_only(result: CheckResult) -> None:
+    for failure in result.failed:
+        for value in failure["observed"].values():
+            values = value if isinstance(value, list) else [value]
+            assert all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+# --- the real data passes -------------------------------------------------------------------
+
+
+def test_corpus_integrity_passes(params, placeholders, project):
+    result = run_corpus_integrity(CORPUS, params, placeholders=placeholders, project_dir=project)
+    assert result.success, result.summary
+    assert result.statistics["reserved_outside_test"] == 0
+    assert result.docs_path is not None and result.docs_path.name == "index.html"
+    assert result.docs_path.exists() and result.validation_page.exists()
+    assert result.summary_path.read_text(encoding="utf-8").startswith(
+        "# Data check `corpus_integrity`: passed"
+    )
+
+
+def test_training_set_passes(params, placeholders, project):
+    result = run_training_set(CORPUS, params, placeholders=placeholders, project_dir=project)
+    assert result.success, result.summary
+    assert result.statistics["spans_PERSON"] >= params.min_label_spans
+    assert result.docs_path.exists()
+
+
+def test_placeholder_quality_passes(params, project):
+    result = run_placeholder_quality(CORPUS, params, project_dir=project)
+    assert result.success, result.summary
+    assert result.statistics["ler_adjudicated.recall"] >= params.min_recall
+    assert result.statistics["bavaria.precision"] >= params.min_precision
+    assert result.docs_path.exists()
+
+
+# --- corrupted inputs fail, naming the expectation -------------------------------------------
+
+
+def _first(split: str) -> dict:
+    with open(CORPUS / f"{split}.jsonl", encoding="utf-8") as fh:
+        return json.loads(fh.readline())
+
+
+def _reserved_test_doc() -> dict:
+    with open(CORPUS / "test.jsonl", encoding="utf-8") as fh:
+        return next(r for r in map(json.loads, fh) if r.get("court") == "bavaria")
+
+
+EMPTY = {"id": "dec-bag-empty-stub", "text": "", "court": "bag",
+         "meta": {"corpus": "decisions", "encoding": "utf-8"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "case, split, expected",
+    [
+        ("duplicate_id", "validation", {"ids_unique"}),
+        # an empty document is also one short document too many
+        ("empty_text", "train", {"text_non_empty", "short_documents"}),
+        ("reserved_in_train", "train", {"reserved_only_in_test"}),
+    ],
+)
+def test_corpus_integrity_fails_on_corruption(
+    case, split, expected, params, placeholders, project, tmp_path
+):
+    extra, drop = {
+        "duplicate_id": ([_first("train")], None),
+        "empty_text": ([EMPTY], None),
+        "reserved_in_train": ([_reserved_test_doc()], {"test": _reserved_test_doc()["id"]}),
+    }[case]
+    corpus = corrupted_corpus(tmp_path, split, extra, drop)
+    result = run_corpus_integrity(corpus, params, placeholders=placeholders, project_dir=project)
+    assert not result.success
+    assert set(result.failed_checks) == expected, result.summary
+    assert_numbers_only(result)
+    for check in expected:
+        assert f"| {check} |" in result.summary
+    assert result.docs_path.exists()
+
+
+@pytest.mark.parametrize(
+    "case, expected",
+    [("reserved_in_train", {"no_reserved_documents"}), ("unknown_label", {"labels_known"})],
+)
+def test_training_set_fails_on_corruption(case, expected, params, placeholders, project, tmp_path):
+    phs = dict(placeholders)
+    if case == "reserved_in_train":
+        doc = _reserved_test_doc()
+        corpus = corrupted_corpus(tmp_path, "train", [doc], {"test": doc["id"]})
+    else:
+        corpus = CORPUS
+        victim = _first("train")["id"]
+        phs[victim] = [*phs[victim], Span(0, 1, "NAME")]
+    result = run_training_set(corpus, params, placeholders=phs, project_dir=project)
+    assert not result.success
+    assert set(result.failed_checks) == expected, result.summary
+    failure = result.failed[0]
+    if case == "unknown_label":
+        assert failure["expectation"] == "expect_column_sum_to_be_between"
+        assert failure["column"] == "unknown_label_spans"
+        assert failure["observed"]["observed_value"] == 1
+    assert_numbers_only(result)
+
+
+def test_placeholder_quality_fails_when_half_the_placeholders_are_missed(params, project):
+    from deid.placeholders import detect_placeholders
+
+    def half_blind(text: str) -> list[Span]:
+        return detect_placeholders(text)[::2]
+
+    result = run_placeholder_quality(CORPUS, params, detect=half_blind, project_dir=project)
+    assert not result.success
+    assert set(result.failed_checks) == {"min_recall"}, result.summary
+    (failure,) = result.failed
+    assert failure["expectation"] == "expect_column_values_to_be_between"
+    assert failure["column"] == "recall"
+    assert all(v < params.min_recall for v in failure["observed"]["unexpected_values"])
+    assert "min_recall" in result.summary_path.read_text(encoding="utf-8")
+
+
+# --- tables, privacy, stored suites, CLI ---------------------------------------------------
+
+
+def test_element_counts_match_deid_elements(splits, placeholders):
+    """The fast counter of the tables gives deid.elements' numbers (the metrics' units)."""
+    import random
+
+    from deid.checks.tables import element_counts
+    from deid.elements import element_flags, text_elements
+
+    def reference(text: str, spans: list[Span]) -> tuple[int, int]:
+        elements = text_elements(text)
+        return len(elements), sum(element_flags(elements, spans))
+
+    docs = [d for docs in splits.values() for d in docs[::10]]
+    cases = [(d.text, placeholders[d.id]) for d in docs]
+    rng = random.Random(13)
+    for _ in range(2000):  # overlapping, empty and whitespace-only spans, odd whitespace
+        text = "".join(rng.choice("ab .\n\u00a0") for _ in range(rng.randint(0, 24)))
+        spans = []
+        for _ in range(rng.randint(0, 4)):
+            start = rng.randint(0, len(text))
+            spans.append(Span(start, rng.randint(start, len(text)), "OTHER"))
+        cases.append((text, spans))
+    for text, spans in cases:
+        assert element_counts(text, spans) == reference(text, spans)
+
+
+def test_tables_carry_no_text(splits, placeholders):
+    """Only ids, labels and numbers: every string column is an id or from a small set."""
+    from deid.checks.tables import corpus_table, training_table
+
+    for table in (
+        corpus_table(splits, min_chars=200, placeholders=placeholders),
+        training_table({"train": splits["train"][:50]}, placeholders=placeholders),
+    ):
+        text_columns = [c for c in table.columns if table[c].dtype == object and c != "id"]
+        for column in text_columns:
+            assert table[column].dropna().map(type).isin([str, bool]).all()
+            assert table[column].nunique() <= 12, column
+
+
+def test_gx_artifacts_hold_no_document_text(params, placeholders, project, tmp_path, splits):
+    """Validation results and Data Docs of a failing run contain no text of any document."""
+    corpus = corrupted_corpus(tmp_path, "validation", [_first("train")])
+    result = run_corpus_integrity(corpus, params, placeholders=placeholders, project_dir=project)
+    assert not result.success
+    snippets = {d.text[:40] for docs in splits.values() for d in docs[:25] if len(d.text) >= 40}
+    written = [
+        p for p in (project / "uncommitted").rglob("*") if p.suffix in (".json", ".html", ".md")
+    ]
+    assert written
+    for path in written:
+        content = path.read_text(encoding="utf-8", errors="replace")
+        assert not any(s in content for s in snippets), path
+
+
+def _without_ids(configs: list[dict]) -> list[dict]:
+    return [{k: v for k, v in c.items() if k != "id"} for c in configs]
+
+
+def test_stored_suites_match_params():
+    """gx/expectations holds the suites params.yaml builds (rerun a check after a change)."""
+    from deid.checks.config import SUITE_NAMES
+    from deid.checks.suites import expectations_for
+
+    p = load_check_params(PARAMS)
+    for name in SUITE_NAMES:
+        stored = json.loads((GX / "expectations" / f"{name}.json").read_text(encoding="utf-8"))
+        want = [e.configuration.to_json_dict() for e in expectations_for(name, p)]
+        assert _without_ids(stored["expectations"]) == _without_ids(want), name
+
+
+def test_cli_exits_nonzero_with_summary(params, placeholders, project, tmp_path):
+    from typer.testing import CliRunner
+
+    from deid.cli import app
+    from deid.io import write_jsonl
+    from deid.schema import spans_to_dicts
+
+    corpus = corrupted_corpus(tmp_path, "validation", [_first("train")])
+    ph_file = tmp_path / "placeholders.jsonl"
+    write_jsonl(
+        ph_file, ({"id": k, "placeholders": spans_to_dicts(v)} for k, v in placeholders.items())
+    )
+    result = CliRunner().invoke(
+        app,
+        ["check", "corpus", "--corpus", str(corpus), "--params", str(PARAMS), "--gx", str(project),
+         "--placeholders", str(ph_file)],
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "# Data check `corpus_integrity`: FAILED" in result.output
+    assert "ids_unique" in result.output
