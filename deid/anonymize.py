@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from deid.consistency import propagate
+from deid.context_names import context_names
 from deid.ner import InferenceConfig, TokenClassifier
 from deid.policy import PolicyConfig, apply_policy, keep_zones
 from deid.recognizers import analyze_all, build_recognizers
@@ -36,6 +37,7 @@ class PipelineConfig:
     batch_size: int = 16
     use_model: bool = True
     use_recognizers: bool = True
+    use_context_names: bool = True  # persons after roles, companies before legal forms, streets
     recognizers: dict[str, Any] = field(default_factory=lambda: {"min_score": 0.5})
     consistency: bool = True
     consistency_min_score: float = 0.7  # only confident spans are propagated
@@ -107,6 +109,8 @@ class Pipeline:
 
     def _finish(self, text: str, model_spans: list[Span]) -> list[Span]:
         rule_spans = analyze_all(text, self.recognizers) if self.recognizers else []
+        if self.config.use_context_names:
+            rule_spans = merge_spans(context_names(text), rule_spans)
         spans = merge_spans(model_spans, rule_spans)
         zones = keep_zones(text, self.config.policy)
         spans = apply_policy(text, spans, self.config.policy, zones)

@@ -23,7 +23,7 @@ def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logg
 
 
 # One explicit list (no discovery magic): adding a command module means adding its name here.
-COMMAND_MODULES: tuple[str, ...] = ("placeholders", "corpus", "evaluate", "rewrite", "model", "registry", "check")
+COMMAND_MODULES: tuple[str, ...] = ("placeholders", "corpus", "evaluate", "rewrite", "model", "registry", "check", "data")
 
 
 def _register() -> None:

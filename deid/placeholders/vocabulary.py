@@ -1,4 +1,4 @@
-"""Lowercase German words of the training corpus.
+"""Lowercase words and nouns of the training corpus.
 
 Tells a capitalized word at a sentence start ("… und S. Triftige Gründe …") from a surname
 after an initial ("M. Rennpferdt"): a word that also occurs in lower case is ordinary
@@ -16,7 +16,13 @@ from functools import lru_cache
 from pathlib import Path
 
 RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "lowercase_words.txt.xz"
+NOUN_RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "nouns.txt.xz"
 _WORD = re.compile(r"(?<![\wäöüß])[a-zäöüß]{3,}(?![\wäöüß])")
+# a capitalized word after an article or a determiner is a noun ("der Verlauf", "die Hilfe")
+_NOUN = re.compile(
+    r"(?<![\wäöüß])(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines|keine|keinen|"
+    r"seine|seiner|ihre|ihrer|diese|dieser|diesem|jede|jeder)\s([A-ZÄÖÜ][a-zäöüß]{2,})(?![\wäöüß])"
+)
 MIN_COUNT = 3
 
 
@@ -26,6 +32,22 @@ def lowercase_words() -> frozenset[str]:
         return frozenset()
     with lzma.open(RESOURCE, "rt", encoding="utf-8") as fh:
         return frozenset(line.strip() for line in fh if line.strip())
+
+
+@lru_cache(maxsize=1)
+def noun_words() -> frozenset[str]:
+    """Capitalized words the training corpus uses as nouns (after an article)."""
+    if not NOUN_RESOURCE.exists():
+        return frozenset()
+    with lzma.open(NOUN_RESOURCE, "rt", encoding="utf-8") as fh:
+        return frozenset(line.strip() for line in fh if line.strip())
+
+
+def build_nouns(texts) -> list[str]:
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(_NOUN.findall(text))
+    return sorted(w for w, n in counts.items() if n >= 2)
 
 
 def build(texts) -> list[str]:
@@ -44,7 +66,10 @@ def main(argv: list[str]) -> None:
     words = build(d.text for d in docs)
     with lzma.open(RESOURCE, "wt", encoding="utf-8") as fh:
         fh.write("\n".join(words) + "\n")
-    print(f"{len(words)} words written to {RESOURCE}")
+    nouns = build_nouns(d.text for d in docs)
+    with lzma.open(NOUN_RESOURCE, "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(nouns) + "\n")
+    print(f"{len(words)} lowercase words, {len(nouns)} nouns written")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,92 @@
+"""Stage ``dataset``: training documents and the two rewritten test sets.
+
+* ``<output>/{train,validation}.jsonl``: corpus documents with their detected placeholders
+  as ``spans`` and, for LER documents, the entities that stay in clear text as ``keep``
+  (``deid.train_model.source_documents``, which refuses reserved documents);
+* the automatically rewritten reserved LER courts (``deid rewrite auto``, seeded);
+* the hand-rewritten Bavarian set rebuilt from its committed decisions file
+  (``deid rewrite apply``);
+* label distributions of all four as metrics.
+
+Runs only on a corpus the ``validate`` stage passed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from pipelines import label_counts, logger, parser, setup_logging, write_json
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    p = parser(
+        __doc__,
+        "corpus",
+        "placeholders",
+        "validation-report",
+        "decisions",
+        "output",
+        "ler-rewritten",
+        "bavaria-rewritten",
+        "metrics",
+    )
+    p.add_argument("--ler-courts", required=True, help="Comma-separated reserved LER courts.")
+    p.add_argument("--seed", required=True, type=int, help="Surrogate seed of the LER rewrite.")
+    args = p.parse_args(argv)
+    setup_logging()
+    if not json.loads(args.validation_report.read_text(encoding="utf-8")).get("passed"):
+        raise SystemExit(f"{args.validation_report}: the corpus did not pass validation")
+    from deid.commands.rewrite import apply, auto
+    from deid.io import read_documents, write_documents
+    from deid.schema import Document
+    from deid.train_model import load_placeholders, source_documents
+
+    placeholders = load_placeholders(args.placeholders)
+    metrics: dict[str, Any] = {}
+    for split in ("train", "validation"):
+        docs = read_documents(args.corpus / f"{split}.jsonl")
+        sources = source_documents(docs, placeholders)
+        write_documents(
+            args.output / f"{split}.jsonl",
+            (
+                Document(
+                    id=doc.id,
+                    text=doc.text,
+                    court=doc.court,
+                    source=doc.source,
+                    meta=doc.meta | {"keep_known": src.keep_known},
+                    entities=doc.entities,
+                    spans=list(src.placeholders),
+                    keep=list(src.keep),
+                )
+                for doc, src in zip(docs, sources)
+            ),
+        )
+        metrics[split] = {
+            "documents": len(sources),
+            "keep_known_documents": sum(s.keep_known for s in sources),
+            "placeholders": label_counts(s.label for d in sources for s in d.placeholders),
+            "keep": label_counts(s.label for d in sources for s in d.keep),
+        }
+
+    test = args.corpus / "test.jsonl"
+    auto(input=test, output=args.ler_rewritten, courts=args.ler_courts, seed=args.seed)
+    apply(input=test, decisions=args.decisions, output=args.bavaria_rewritten, include_open=False)
+    for name, path in (
+        ("ler_rewritten", args.ler_rewritten),
+        ("bavaria_rewritten", args.bavaria_rewritten),
+    ):
+        docs = read_documents(path)
+        metrics[name] = {
+            "documents": len(docs),
+            "spans": label_counts(s.label for d in docs for s in d.spans),
+            "keep": label_counts(s.label for d in docs for s in d.keep),
+        }
+    write_json(args.metrics, metrics)
+    logger.info("dataset: %s", {k: v["documents"] for k, v in metrics.items()})
+
+
+if __name__ == "__main__":
+    main()

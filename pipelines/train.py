@@ -1,0 +1,58 @@
+"""Stage ``train``: one training run (``deid.train_model.run_training``) on the dataset.
+
+The profile (tiny | small | base) and every setting come from the params file
+(``model.profile`` …). Writes the pipeline directory, the run's headline numbers as metrics
+and the per-epoch loss and validation precision/recall/F1/F2 as a plot table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipelines import logger, parser, setup_logging, write_json
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    p = parser(__doc__, "dataset", "placeholders", "params", "output", "metrics", "plots")
+    args = p.parse_args(argv)
+    setup_logging()
+    from deid.settings import load_settings
+    from deid.train_model import run_training
+
+    settings = load_settings(args.params)
+    out = run_training(args.dataset, args.output, settings, placeholders_path=args.placeholders)
+    report, result = out.report, out.report["result"]
+    write_json(
+        args.plots,
+        [
+            {
+                "epoch": h["epoch"],
+                "train_loss": h["train_loss"],
+                **{f"val_{k}": v for k, v in h["val"].items()},
+            }
+            for h in result["history"]
+        ],
+    )
+    write_json(
+        args.metrics,
+        {
+            "profile": report["profile"],
+            "documents": report["documents"],
+            "parameters": report["parameters"],
+            "epochs": len(result["history"]),
+            "best_epoch": result["best_epoch"],
+            "best_val": result["best_val"],
+            "stopped_early": result["stopped_early"],
+            "seconds": report["seconds"],
+        },
+    )
+    logger.info(
+        "trained %s: best epoch %s of %d",
+        report["profile"],
+        result["best_epoch"],
+        len(result["history"]),
+    )
+
+
+if __name__ == "__main__":
+    main()

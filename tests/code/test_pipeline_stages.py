@@ -1,0 +1,527 @@
+"""The DVC pipeline: every stage's ``main()`` on six real documents (tiny profile), and
+``dvc.yaml`` itself (valid for DVC, deps covering the deid modules each stage imports,
+params that exist, metrics and plots outside the cache)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import lzma
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from deid.ler import read_conll, split_documents
+from deid.versioning import import_sources
+from pipelines import dataset, evaluate, ingest, paragraphs, placeholders, train, validate
+from tests.conftest import ROOT, SOURCES
+
+STAGES = ("ingest", "paragraphs", "placeholders", "validate", "dataset", "train", "evaluate")
+DVC_YAML = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
+PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+
+# six documents with placeholders (and a 392-character stub), split by a salted hash with
+# validation_share 0.5: train 3, validation 1, test 2 (LER bgh and Bavaria are reserved)
+LER_DOCS = {"bag": 6, "bfh": 3, "bgh": 10}  # court → the decision taken as a one-decision file
+DECISIONS = ("bag/4-azb-22-23", "bag/1-azr-75-23", "bavaria/Y-300-Z-BECKRS-B-2024-N-5368")
+
+
+# --- building a tiny raw corpus -----------------------------------------------------------
+
+
+def _write_ler_document(court: str, number: int, target: Path) -> None:
+    """Decision ``number`` of a court file alone in a CoNLL file (it becomes number 1)."""
+    sentences = read_conll(SOURCES / "ler" / f"{court}.conll.xz")
+    segment = split_documents(sentences, court)[number - 1]
+    lines = []
+    for sentence in sentences[segment.start : segment.end]:
+        lines += [f"{tok} {tag}" for tok, tag in zip(sentence.tokens, sentence.tags)] + [""]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(lzma.compress("\n".join(lines).encode("utf-8")))
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace laid out like the project: tiny sources imported into data/raw, the
+    Bavarian decisions of the chosen document only, params for the tiny profile."""
+    ws = tmp_path_factory.mktemp("pipeline")
+    sources = ws / "sources"
+    for court, n in LER_DOCS.items():
+        _write_ler_document(court, n, sources / "ler" / f"{court}.conll.xz")
+    for rel in DECISIONS:
+        target = sources / "decisions" / f"{rel}.txt.xz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SOURCES / "decisions" / f"{rel}.txt.xz", target)
+    import_sources(sources, ws / "data" / "raw")
+    # the reviewed LER verdicts refer to the original numbering: none apply here
+    (ws / "adjudication.jsonl").write_text("", encoding="utf-8")
+    chosen = "dec-bavaria-" + DECISIONS[-1].split("/")[1]
+    lines = (ROOT / "data/gold/bavaria/decisions.jsonl").read_text(encoding="utf-8").splitlines()
+    (ws / "decisions.jsonl").write_text(
+        "".join(line + "\n" for line in lines if json.loads(line)["doc_id"] == chosen),
+        encoding="utf-8",
+    )
+    params = json.loads(json.dumps(PARAMS))
+    params["model"]["profile"] = "tiny"
+    params["corpus"]["validation_share"] = 0.5
+    (ws / "holdout.json").write_text(json.dumps([chosen]), encoding="utf-8")
+    shutil.copytree(ROOT / "gx", ws / "gx", ignore=shutil.ignore_patterns("uncommitted"))
+    params["validate"] |= {  # six documents: a few spans, not the hundreds of the real corpus
+        "min_precision": 0.5, "min_recall": 0.5, "min_gold_elements": 1, "min_label_spans": 0,
+        "required_labels": ["PERSON"], "placeholder_share_min": 0.0, "placeholder_share_max": 0.1,
+    }  # fmt: skip
+    (ws / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    return ws
+
+
+def _read(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def ingested(ws: Path) -> Path:
+    ingest.main(
+        [
+            "--raw",
+            f"{ws}/data/raw",
+            "--params",
+            f"{ws}/params.yaml",
+            "--output",
+            f"{ws}/data/corpus",
+            "--metrics",
+            f"{ws}/reports/corpus.json",
+        ]
+    )
+    return ws
+
+
+@pytest.fixture(scope="module")
+def with_paragraphs(ingested: Path) -> Path:
+    ws = ingested
+    paragraphs.main(
+        [
+            "--corpus",
+            f"{ws}/data/corpus",
+            "--output",
+            f"{ws}/data/work/paragraphs",
+            "--metrics",
+            f"{ws}/reports/paragraphs.json",
+        ]
+    )
+    return ws
+
+
+@pytest.fixture(scope="module")
+def with_placeholders(ingested: Path) -> Path:
+    ws = ingested
+    placeholders.main(
+        [
+            "--corpus",
+            f"{ws}/data/corpus",
+            "--output",
+            f"{ws}/data/work/placeholders.jsonl",
+            "--quarantine",
+            f"{ws}/data/work/placeholders.quarantine.jsonl",
+            "--metrics",
+            f"{ws}/reports/placeholders.json",
+        ]
+    )
+    return ws
+
+
+def _validate_argv(ws: Path, params: Path) -> list[str]:
+    names = {
+        "corpus": "data/corpus", "placeholders": "data/work/placeholders.jsonl",
+        "adjudication": "adjudication.jsonl", "decisions": "decisions.jsonl",
+        "holdout": "holdout.json", "gx": "gx", "metrics": "reports/validate.json",
+        "summary": "reports/validate.md",
+    }  # fmt: skip
+    return [a for k, v in names.items() for a in (f"--{k}", f"{ws}/{v}")] + ["--params", str(params)]
+
+
+@pytest.fixture(scope="module")
+def validated(with_placeholders: Path) -> Path:
+    ws = with_placeholders
+    validate.main(_validate_argv(ws, ws / "params.yaml"))
+    return ws
+
+
+@pytest.fixture(scope="module")
+def with_dataset(validated: Path) -> Path:
+    ws = validated
+    dataset.main(
+        [
+            "--corpus",
+            f"{ws}/data/corpus",
+            "--placeholders",
+            f"{ws}/data/work/placeholders.jsonl",
+            "--validation-report",
+            f"{ws}/reports/validate.json",
+            "--decisions",
+            f"{ws}/decisions.jsonl",
+            "--ler-courts",
+            "bgh,bverwg",
+            "--seed",
+            "13",
+            "--output",
+            f"{ws}/data/dataset",
+            "--ler-rewritten",
+            f"{ws}/data/gold/ler_rewritten.jsonl",
+            "--bavaria-rewritten",
+            f"{ws}/data/gold/bavaria/rewritten.jsonl",
+            "--metrics",
+            f"{ws}/reports/dataset.json",
+        ]
+    )
+    return ws
+
+
+@pytest.fixture(scope="module")
+def trained(with_dataset: Path) -> Path:
+    ws = with_dataset
+    train.main(
+        [
+            "--dataset",
+            f"{ws}/data/dataset",
+            "--placeholders",
+            f"{ws}/data/work/placeholders.jsonl",
+            "--params",
+            f"{ws}/params.yaml",
+            "--output",
+            f"{ws}/models/latest",
+            "--metrics",
+            f"{ws}/reports/train.json",
+            "--plots",
+            f"{ws}/reports/plots/train_history.json",
+        ]
+    )
+    return ws
+
+
+@pytest.fixture(scope="module")
+def evaluated(trained: Path) -> Path:
+    ws = trained
+    evaluate.main(
+        [
+            "--model",
+            f"{ws}/models/latest",
+            "--gold",
+            f"ler={ws}/data/gold/ler_rewritten.jsonl",
+            "--gold",
+            f"bavaria={ws}/data/gold/bavaria/rewritten.jsonl",
+            "--plot",
+            f"ler={ws}/reports/plots/recall_ler.json",
+            "--plot",
+            f"bavaria={ws}/reports/plots/recall_bavaria.json",
+            "--methods",
+            "all,entity",
+            "--reports",
+            f"{ws}/reports/evaluation",
+            "--metrics",
+            f"{ws}/reports/evaluation.json",
+        ]
+    )
+    return ws
+
+
+# --- stages -------------------------------------------------------------------------------
+
+
+def test_import_is_idempotent_and_keeps_changed_raw_files(ws: Path, tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    first = import_sources(ws / "sources", raw)
+    assert len(first.added) == len(LER_DOCS) + len(DECISIONS)
+    assert (raw / "decisions/bag/4-azb-22-23.txt").read_bytes() == lzma.decompress(
+        (SOURCES / "decisions/bag/4-azb-22-23.txt.xz").read_bytes()
+    )
+    assert import_sources(ws / "sources", raw).to_dict() == {
+        "added": 0,
+        "unchanged": len(first.added),
+        "overwritten": 0,
+        "conflicts": [],
+    }
+    (raw / "decisions/bag/1-azr-75-23.txt").write_text("changed in production", encoding="utf-8")
+    (raw / "decisions/bag/new-decision.txt").write_text("arrived later", encoding="utf-8")
+    again = import_sources(ws / "sources", raw)
+    assert again.conflicts == ["decisions/bag/1-azr-75-23.txt"]
+    assert (raw / "decisions/bag/1-azr-75-23.txt").read_text(
+        encoding="utf-8"
+    ) == "changed in production"
+    assert import_sources(ws / "sources", raw, overwrite=True).overwritten == again.conflicts
+    assert (raw / "decisions/bag/new-decision.txt").exists()
+
+
+def test_ingest_splits_the_raw_corpus(ingested: Path) -> None:
+    metrics = _read(ingested / "reports/corpus.json")
+    assert {s: metrics[s]["documents"] for s in ("train", "validation", "test")} == {
+        "train": 3,
+        "validation": 1,
+        "test": 2,
+    }
+    assert metrics["rejected"] == 0
+    assert (ingested / "data/corpus/manifest.json").exists()
+
+
+def test_paragraphs_round_trip_with_their_offset_runs(with_paragraphs: Path) -> None:
+    from deid.io import read_documents, read_jsonl
+    from deid.paragraphs import Paragraph, extract_paragraphs
+
+    ws = with_paragraphs
+    docs = {d.id: d for d in read_documents(ws / "data/corpus/test.jsonl")}
+    records = list(read_jsonl(ws / "data/work/paragraphs/test.jsonl"))
+    assert {r["id"] for r in records} == set(docs)
+    for rec in records:
+        stored = [
+            Paragraph(p["text"], p["kind"], tuple(map(tuple, p["runs"]))) for p in rec["paragraphs"]
+        ]
+        assert stored == extract_paragraphs(docs[rec["id"]].text)
+    metrics = _read(ws / "reports/paragraphs.json")
+    assert metrics["test"]["documents"] == 2 and metrics["test"]["paragraphs"] > 10
+    assert metrics["failed"] == 0
+
+
+def test_placeholders_cover_every_document(with_placeholders: Path) -> None:
+    from deid.io import read_jsonl
+
+    ws = with_placeholders
+    records = list(read_jsonl(ws / "data/work/placeholders.jsonl"))
+    assert len(records) == 6
+    metrics = _read(ws / "reports/placeholders.json")
+    assert sum(metrics[s]["placeholders"] for s in ("train", "validation", "test")) == sum(
+        len(r["placeholders"]) for r in records
+    )
+    assert metrics["test"]["per_type"]["PERSON"] > 0
+    assert (ws / "data/work/placeholders.quarantine.jsonl").read_text() == ""
+
+
+def test_validate_runs_the_data_checks(validated: Path) -> None:
+    metrics = _read(validated / "reports/validate.json")
+    assert metrics["passed"] is True
+    suites = ("corpus_integrity", "placeholder_quality", "training_set")
+    assert all(metrics[s]["success"] and metrics[s]["failed"] == 0 for s in suites)
+    assert metrics["corpus_integrity"]["documents"] == 6
+    assert metrics["placeholder_quality"]["bavaria.documents"] == 1
+    assert metrics["training_set"]["documents"] == 4
+    assert "corpus_integrity" in (validated / "reports/validate.md").read_text(encoding="utf-8")
+
+
+def test_validate_fails_below_the_thresholds(validated: Path, tmp_path: Path) -> None:
+    ws = validated
+    params = yaml.safe_load((ws / "params.yaml").read_text(encoding="utf-8"))
+    params["validate"]["min_recall"] = 1.01
+    strict = tmp_path / "params.yaml"
+    strict.write_text(yaml.safe_dump(params), encoding="utf-8")
+    argv = _validate_argv(ws, strict)
+    argv[argv.index("--metrics") + 1] = str(tmp_path / "validate.json")
+    argv[argv.index("--summary") + 1] = str(tmp_path / "validate.md")
+    with pytest.raises(SystemExit, match="placeholder_quality"):
+        validate.main(argv)
+    metrics = _read(tmp_path / "validate.json")
+    assert metrics["passed"] is False and metrics["placeholder_quality"]["success"] is False
+    assert metrics["corpus_integrity"]["success"] is True
+
+
+def test_dataset_writes_training_documents_and_rewritten_test_sets(with_dataset: Path) -> None:
+    from deid.io import read_documents
+
+    ws = with_dataset
+    train_docs = read_documents(ws / "data/dataset/train.jsonl")
+    assert len(train_docs) == 3 and all(d.spans for d in train_docs if len(d.text) > 1000)
+    assert any(d.keep for d in train_docs)  # LER documents carry keep spans
+    metrics = _read(ws / "reports/dataset.json")
+    assert (
+        metrics["ler_rewritten"]["documents"] == 1
+        and metrics["bavaria_rewritten"]["documents"] == 1
+    )
+    assert sum(metrics["train"]["placeholders"].values()) >= 10
+    ler = read_documents(ws / "data/gold/ler_rewritten.jsonl")
+    assert ler[0].id == "ler-bgh-0001.auto-s13" and ler[0].spans and ler[0].keep
+    committed = {d.id: d for d in read_documents(ROOT / "data/gold/bavaria/rewritten.jsonl")}
+    (rebuilt,) = read_documents(ws / "data/gold/bavaria/rewritten.jsonl")
+    assert (
+        rebuilt.text == committed[rebuilt.id].text and rebuilt.spans == committed[rebuilt.id].spans
+    )
+
+
+def test_dataset_refuses_a_corpus_that_failed_validation(validated: Path, tmp_path: Path) -> None:
+    report = tmp_path / "validate.json"
+    report.write_text(json.dumps({"passed": False}), encoding="utf-8")
+    ws = validated
+    with pytest.raises(SystemExit, match="did not pass"):
+        dataset.main(
+            [
+                "--corpus",
+                f"{ws}/data/corpus",
+                "--placeholders",
+                "x",
+                "--validation-report",
+                str(report),
+                "--decisions",
+                "x",
+                "--ler-courts",
+                "bgh",
+                "--seed",
+                "1",
+                "--output",
+                str(tmp_path),
+                "--ler-rewritten",
+                "x",
+                "--bavaria-rewritten",
+                "x",
+                "--metrics",
+                "x",
+            ]
+        )
+
+
+def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
+    ws = trained
+    assert (ws / "models/latest/training_report.json").exists()
+    metrics = _read(ws / "reports/train.json")
+    assert metrics["profile"] == "tiny" and metrics["documents"] == {"train": 3, "validation": 1}
+    history = _read(ws / "reports/plots/train_history.json")
+    assert len(history) == metrics["epochs"] >= 1
+    assert {"epoch", "train_loss", "val_precision", "val_recall"} <= set(history[0])
+
+
+def test_evaluate_writes_metrics_reports_and_recall_plots(evaluated: Path) -> None:
+    ws = evaluated
+    metrics = _read(ws / "reports/evaluation.json")
+    assert set(metrics) == {"ler", "bavaria"}
+    for name in ("ler", "bavaria"):
+        assert metrics[name]["documents"] == 1
+        assert {"precision", "recall", "f2"} <= set(metrics[name]["elements"])
+        assert set(metrics[name]["thesis_methods"]) == {"all", "entity"}
+        full = _read(ws / f"reports/evaluation/{name}.json")
+        assert "errors" not in full and full["overall"]["documents"] == 1
+        plot = _read(ws / f"reports/plots/recall_{name}.json")
+        assert plot and {row["type"] for row in plot} == set(metrics[name]["recall_per_type"])
+
+
+# --- dvc.yaml -----------------------------------------------------------------------------
+
+PACKAGES = (
+    "deid/placeholders",
+    "deid/surrogates",
+    "deid/recognizers",
+    "deid/operators",
+    "deid/rewrite",
+    "deid/checks",
+)
+RESOURCE_USERS = ("deid/placeholders", "deid/surrogates", "deid/policy.py")
+
+
+def _module_file(name: str) -> Path | None:
+    path = ROOT / Path(*name.split("."))
+    if (path / "__init__.py").exists():
+        return path / "__init__.py"
+    return path.with_suffix(".py") if path.with_suffix(".py").exists() else None
+
+
+def _deid_closure(start: Path) -> set[str]:
+    """Every deid module file ``start`` imports, directly or not (function-level imports
+    included), as project-relative paths."""
+    seen: set[Path] = set()
+    todo = [start]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                if name.split(".")[0] not in ("deid", "pipelines"):
+                    continue
+                parts = name.split(".")
+                for i in range(1, len(parts) + 1):
+                    found = _module_file(".".join(parts[:i]))
+                    if found is not None:
+                        todo.append(found)
+    return {str(p.relative_to(ROOT)) for p in seen} - {"deid/__init__.py"}
+
+
+def _covered(module: str, deps: list[str]) -> bool:
+    return any(module == d or module.startswith(d + "/") for d in deps)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_stage_deps_cover_the_modules_it_imports(stage: str) -> None:
+    spec = DVC_YAML["stages"][stage]
+    assert spec["cmd"].startswith(f"python -m pipelines.{stage} ")
+    deps = spec["deps"]
+    modules = _deid_closure(ROOT / "pipelines" / f"{stage}.py")
+    missing = sorted(m for m in modules if not _covered(m, deps))
+    assert not missing, f"{stage}: add to deps in dvc.yaml: {missing}"
+    if any(_covered(user, [m]) or _covered(m, [user]) for m in modules for user in RESOURCE_USERS):
+        assert "deid/resources" in deps, f"{stage} reads deid/resources"
+    code = [d for d in deps if d.startswith(("deid/", "pipelines/"))]
+    assert all((ROOT / d).exists() for d in code), f"{stage}: a code dep does not exist"
+    assert not [d for d in code if d.startswith(PACKAGES) and d not in PACKAGES], (
+        f"{stage}: name packages as folders"
+    )
+
+
+def _keys(section: dict, prefix: str) -> set[str]:
+    return {f"{prefix}.{k}" for k in section}
+
+
+def test_stage_params_exist_and_train_tracks_every_training_setting() -> None:
+    for name, spec in DVC_YAML["stages"].items():
+        for key in spec.get("params", []):
+            node = PARAMS
+            for part in key.split("."):
+                assert isinstance(node, dict) and part in node, f"{name}: no params key {key}"
+                node = node[part]
+    listed = set(DVC_YAML["stages"]["train"]["params"])
+    for section in ("model", "train", "dataset", "tokenizer", "pretrain", "anonymize"):
+        assert _keys(PARAMS[section], section) <= listed, f"train: untracked keys in {section}"
+
+
+def test_metrics_and_plots_stay_out_of_the_cache() -> None:
+    declared = []
+    for spec in DVC_YAML["stages"].values():
+        for entry in spec.get("metrics", []) + spec.get("plots", []):
+            ((path, options),) = entry.items()
+            assert options == {"cache": False} and path.endswith(".json")
+            declared.append(path)
+    plotted = {f for plot in DVC_YAML["plots"] for p in plot.values() for f in p["y"]}
+    assert plotted <= set(declared)
+
+
+def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "dvc.yaml", tmp_path)
+    shutil.copy(ROOT / "params.yaml", tmp_path)
+
+    def dvc(*args: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "dvc", *args],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+            text=True,
+            env={"DVC_NO_ANALYTICS": "1", "PATH": str(Path(sys.executable).parent)},
+        ).stdout
+
+    dvc("init", "--no-scm", "-q")
+    listed = [line.split()[0] for line in dvc("stage", "list").splitlines()]
+    assert listed == list(STAGES)
+    order = dvc("dag", "--dot")
+    for upstream, downstream in [
+        ("ingest", "paragraphs"),
+        ("ingest", "placeholders"),
+        ("placeholders", "validate"),
+        ("validate", "dataset"),
+        ("dataset", "train"),
+        ("train", "evaluate"),
+        ("dataset", "evaluate"),
+    ]:
+        assert f'"{upstream}" -> "{downstream}"' in order
