@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from deid.cli import app
-from deid.io import read_documents, read_jsonl
+from deid.io import iter_input, read_documents, read_jsonl
+from deid.placeholders import detect_placeholders
+from deid.rewrite.doctext import DocText
 from tests.conftest import SOURCES
 
 DOC_ID = "Y-300-Z-BECKRS-B-2023-N-47357"
@@ -39,7 +41,8 @@ def _interactive(tmp_path, docs_dir, *extra: str, stdin: str | None = None):
 
 def test_script_session_resume_and_apply(tmp_path, docs_dir):
     script = tmp_path / "part1.txt"
-    # (B) accept; "(B)," reject; lawyer "…": edit surrogate; then a correction and quit
+    # "(B)" Enter, "(B)," n: no placeholders; lawyer "…": edit surrogate, accept; then a
+    # correction and quit
     script.write_text(
         "\nn\ne Dr. Kunibert Lanz\n\nc Verfahrenskostenhilfe => Verfahrens-Kostenhilfe\nq\n"
     )
@@ -127,14 +130,21 @@ def test_tmux_can_drive_the_terminal_ui(tmp_path, docs_dir):
             time.sleep(0.1)
         raise AssertionError(f"{needle!r} not on screen:\n{text}")
 
+    doc = next(iter(iter_input(docs_dir / f"{DOC_ID}.txt.xz")))
+    needed = len(DocText.build(doc, detect_placeholders).needs)
     try:
-        first = wait_for("[[B]]")
-        assert "element 1/10" in first and "PERSON" in first
-        _tmux("send-keys", "-t", name, "Enter")  # accept the suggestion
-        wait_for("element 2/10")
-        for keys in ("n", "<"):
-            _tmux("send-keys", "-t", name, keys, "Enter")
+        first = wait_for("[[B]]")  # the case number "116/22 (B)": no suggestion, no type
+        assert f"element 1/{needed}" in first and "no suggestion" in first
+        _tmux("send-keys", "-t", name, "Enter")  # not a placeholder
+        wait_for(f"element 2/{needed}")
+        _tmux("send-keys", "-t", name, "g", "Enter")  # the next suggestion: the lawyer "…"
+        lawyer = wait_for("suggested PERSON")
+        assert f"element 3/{needed}" in lawyer and "[[…]]" in lawyer
+        _tmux("send-keys", "-t", name, "<", "Enter")
         wait_for("»Rechtsanwalt …«")
+        _tmux("send-keys", "-t", name, ",", "Enter")  # back to "…"
+        _tmux("send-keys", "-t", name, "Enter")  # accept it
+        wait_for(f"element 4/{needed}")
         _tmux("send-keys", "-t", name, "q", "Enter")
         for _ in range(50):
             if _tmux("has-session", "-t", name).returncode != 0:
@@ -143,4 +153,8 @@ def test_tmux_can_drive_the_terminal_ui(tmp_path, docs_dir):
     finally:
         _tmux("kill-session", "-t", name)
     rows = [r for r in read_jsonl(tmp_path / "d.jsonl") if r["record"] == "decision"]
-    assert [r["decision"] for r in rows] == ["placeholder", "not_placeholder"]
+    assert [(r["decision"], r["suggested"]) for r in rows] == [
+        ("not_placeholder", False),
+        ("placeholder", True),
+    ]
+    assert doc.text[rows[1]["start"] : rows[1]["end"]] == "…" and rows[1]["label"] == "PERSON"

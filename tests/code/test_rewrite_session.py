@@ -9,12 +9,13 @@ import pytest
 from rich.console import Console
 
 from deid.io import iter_input, read_jsonl, write_documents
+from deid.placeholders import detect_placeholders
 from deid.rewrite.commands import execute
 from deid.rewrite.decisions import DONE, NOT_PLACEHOLDER, PLACEHOLDER, apply_decisions
 from deid.rewrite.plain import is_plain_element
 from deid.rewrite.session import Session, SessionError
 from deid.rewrite.store import DecisionStore
-from deid.rewrite.view import fit_lines, screen
+from deid.rewrite.view import context_text, fit_lines, screen
 from deid.schema import Document
 from tests.conftest import SOURCES
 
@@ -27,8 +28,16 @@ def _load(name: str) -> Document:
 
 @pytest.fixture(scope="module")
 def doc() -> Document:
-    """A detention case: a lawyer "Rechtsanwalt …" four times, places "M.", "S.", "H."."""
+    """A detention case: a lawyer "Rechtsanwalt …" four times, places "M.", "S.", "H.";
+    first come two case-number suffixes "116/22 (B)" that are no placeholders."""
     return _load("Y-300-Z-BECKRS-B-2023-N-47357")
+
+
+@pytest.fixture(scope="module")
+def medical() -> Document:
+    """A medical liability case: doctors "Dr. E", "Dr. S", "Dr. H und S", a nurse "L"; the
+    page references "(S. 10/11 des Gutachtens)" look like "S" but name nobody."""
+    return _load("Y-300-Z-BECKRS-B-2023-N-43742")
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +56,11 @@ def session(doc, tmp_path) -> Session:
     return _session([doc], tmp_path)
 
 
+@pytest.fixture
+def medical_session(medical, tmp_path) -> Session:
+    return _session([medical], tmp_path)
+
+
 def do(session: Session, *commands: str) -> str:
     """Run commands as typed; each must succeed. Returns the last message."""
     message = ""
@@ -61,6 +75,22 @@ def shown(session: Session) -> str:
     p = session.proposal
     assert p is not None
     return session.doc.text[p.start : p.end]
+
+
+def current(session: Session) -> str:
+    """The text of the current element."""
+    el = session.element
+    assert el is not None
+    return session.doc.text[el.start : el.end]
+
+
+def skip_to(session: Session, text: str, limit: int = 40) -> None:
+    """Leave elements open ("j") until the current element is ``text``."""
+    for _ in range(limit):
+        if current(session) == text:
+            return
+        do(session, "j")
+    raise AssertionError(f"{text!r} not reached")
 
 
 def context_before(session: Session, n: int = 20) -> str:
@@ -90,40 +120,86 @@ def test_walk_shows_only_elements_that_need_a_decision(session, doc):
     while not session.finished:
         visited.append(session.cursor)
         do(session, "")
-    assert visited == state.needs and len(visited) == 10
-    suggested = [session.suggestion_at(*state.elements[i]) is not None for i in visited]
-    for i, sug in zip(visited, suggested):
-        assert sug or not is_plain_element(doc.text, *state.elements[i])
+    assert visited == state.needs
+    detected = detect_placeholders(doc.text)
+    touched = {
+        i
+        for i, el in enumerate(state.elements)
+        if any(s.start < el.end and el.start < s.end for s in detected)
+    }
+    suggested = [i for i in visited if i in touched]
+    unsuggested = [i for i in visited if i not in touched]
+    assert suggested == sorted(touched)  # every element the detector marks is shown ...
+    assert 0 < len(suggested) < len(visited)  # ... and some it does not mark, too:
+    for i in unsuggested:
+        assert session.suggestion_at(*state.elements[i]) is None
+        assert not is_plain_element(doc.text, *state.elements[i])  # those are not plain words
     plain_total = sum(is_plain_element(doc.text, *el) for el in state.elements)
     assert plain_total > 1000  # the person never saw any of these
     book = DecisionStore(session.store.path).load()
     decided = book.get(doc.id)
     assert decided.done
-    assert sum(suggested) == 9
-    # Enter took every suggestion, and "(B)," because "B" was taken before
-    assert len(decided.placeholders) == len(decided.decisions) == 10
-    assert [d.suggested for d in decided.placeholders].count(False) == 1
+    # Enter took every suggestion with the detector's span and type ...
+    assert [(d.start, d.end, d.label) for d in decided.placeholders] == [
+        (s.start, s.end, s.label) for s in detected
+    ]
+    assert all(d.suggested for d in decided.placeholders)
+    # ... and said "not a placeholder" to the rest (no type, no earlier placeholder like it)
+    rejected = [d for d in decided.decisions if d.decision == NOT_PLACEHOLDER]
+    assert [(d.start, d.end) for d in rejected] == [
+        (state.elements[i].start, state.elements[i].end) for i in unsuggested
+    ]
+    assert not any(d.suggested for d in rejected)
 
 
-def test_first_proposal_is_the_suggestion_without_brackets(session):
-    assert session.doc.text[session.element.start : session.element.end] == "(B)"
+def test_first_proposal_is_the_suggestion_with_a_same_initial_surrogate(medical_session):
+    session = medical_session
+    assert current(session) == "E" and context_before(session, 4) == "Dr. "
     p = session.proposal
-    assert shown(session) == "B" and p.label == "PERSON" and p.origin == "proposed"
-    assert p.surrogate and p.surrogate[0] == "B" and p.surrogate != "B"  # same initial
+    suggestion = session.suggestion_at(p.start, p.end)
+    assert suggestion is not None and (suggestion.start, suggestion.end) == (p.start, p.end)
+    assert shown(session) == "E" and p.label == suggestion.label == "PERSON"
+    assert p.origin == "proposed"
+    assert p.surrogate and p.surrogate[0] == "E" and p.surrogate != "E"  # same initial
     pr = session.progress()
-    assert (pr.doc_number, pr.doc_total, pr.position, pr.needed, pr.decided) == (1, 1, 1, 10, 0)
+    assert (pr.doc_number, pr.doc_total, pr.position, pr.decided) == (1, 1, 1, 0)
+    assert pr.needed == len(session.doctext.needs) > 1
 
 
-def test_accept_and_reject_record_decisions(session, doc, tmp_path):
-    b = session.proposal
-    do(session, "")  # accept the suggestion
-    assert doc.text[session.element.start : session.element.end] == "(B),"
+def test_a_suggestion_is_proposed_without_punctuation(medical_session):
+    skip_to(medical_session, "S,")  # "Vorgespräch mit Dr. S, der ..."
+    p = medical_session.proposal
+    assert shown(medical_session) == "S" and p.label == "PERSON"
+    assert p.surrogate and p.surrogate[0] == "S" and p.surrogate != "S"
+
+
+def test_an_unsuggested_element_is_proposed_without_brackets_or_type(session):
+    assert current(session) == "(B)"  # the case number "116/22 (B)"
+    p = session.proposal
     assert session.suggestion_at(session.element.start, session.element.end) is None
-    # not suggested, but the same text as the "B" just taken: proposed the same way
+    assert shown(session) == "B" and p.label is None and p.surrogate is None
+    pr = session.progress()
+    assert (pr.position, pr.needed, pr.decided) == (1, len(session.doctext.needs), 0)
+    do(session, "")  # Enter: not a placeholder
+    (decision,) = session.decisions.decisions
+    assert decision.decision == NOT_PLACEHOLDER and not decision.suggested
+
+
+def test_accept_and_reject_record_decisions(medical_session, medical, tmp_path):
+    session = medical_session
+    skip_to(session, "S,")
+    b = session.proposal
+    assert session.suggestion_at(b.start, b.end) is not None
+    do(session, "")  # accept the suggestion "S"
+    skip_to(session, "(S.")  # "(S. 10/11 des Gutachtens)", a page
+    assert session.suggestion_at(session.element.start, session.element.end) is None
+    # not suggested, but the same text as the "S" just taken: proposed the same way
+    assert shown(session) == "S."
     assert session.proposal.label == "PERSON" and session.proposal.surrogate == b.surrogate
     rejected = session.element
     do(session, "n")
     rows = [r for r in saved(tmp_path) if r["record"] == "decision"]
+    doc = medical
     assert rows == [
         {
             "record": "decision",
@@ -149,10 +225,15 @@ def test_accept_and_reject_record_decisions(session, doc, tmp_path):
     assert session.progress().decided == 2
 
 
-def test_reject_a_suggestion(session):
+def test_reject_a_suggestion(medical_session):
+    session = medical_session
+    el = session.element
+    assert session.suggestion_at(el.start, el.end) is not None
     do(session, "n")
-    decision = session.decisions.decisions[0]
+    (decision,) = session.decisions.decisions
     assert decision.decision == NOT_PLACEHOLDER and decision.suggested
+    assert (decision.start, decision.end) == (el.start, el.end)
+    assert session.cursor != session.doctext.elements.index(el)
 
 
 # --- shaping the proposal ---------------------------------------------------------------
@@ -301,10 +382,12 @@ def test_quit_and_resume_at_the_first_undecided_element(session, doc, tmp_path):
     assert len(resumed.decisions.decisions) == 2
 
 
-def test_back_reopens_a_placeholder_with_its_surrogate(session):
-    do(session, "e Bodo Bauer", "")
+def test_back_reopens_a_placeholder_with_its_surrogate(medical_session):
+    session = medical_session
+    do(session, "e Egon Eberle", "")
+    assert session.decisions.placeholders[0].surrogate == "Egon Eberle"
     do(session, "b")
-    assert shown(session) == "B" and session.proposal.surrogate == "Bodo Bauer"
+    assert shown(session) == "E" and session.proposal.surrogate == "Egon Eberle"
     assert session.proposal.origin == "decided" and not session.decisions.decisions
 
 
@@ -420,26 +503,37 @@ def test_view_commands(session):
     assert execute(session, "q").quit
 
 
-def test_screen_shows_progress_context_and_proposal(session):
+def test_screen_shows_progress_context_and_proposal(medical_session):
+    session = medical_session
     console = Console(record=True, width=100, color_system=None)
     console.print(screen(session, show="help"))
     out = console.export_text()
-    assert "doc 1/1" in out and "element 1/10" in out
-    assert "116/22 ([[B]])" in out
-    assert "PERSON" in out and session.proposal.surrogate in out and "undo" in out
+    assert "doc 1/1" in out and f"element 1/{len(session.doctext.needs)}" in out
+    assert "[[E]] zeichnet" in out
+    assert "Sachverständigen Dr. [[E]] zeichnet" in context_text(session).plain
+    assert "suggested PERSON" in out and session.proposal.surrogate in out and "undo" in out
     surrogate = session.proposal.surrogate
     do(session, "<")  # the left edge moves to the element before, the right one stays
-    assert shown(session) == "116/22 (B"
+    assert shown(session) == "Dr. E"
+    assert "Sachverständigen [[Dr. E]] zeichnet" in context_text(session).plain
     do(session, ",", "")
     console.print(screen(session, show="list"))
-    assert surrogate in console.export_text()  # the list of decided placeholders
+    out = console.export_text()
+    assert "element 2/" in out and "placeholders 1" in out
+    assert surrogate in out  # the list of decided placeholders
+
+
+def test_screen_of_an_unsuggested_element(session):
+    console = Console(record=True, width=100, color_system=None)
+    console.print(screen(session))
+    out = console.export_text()
+    assert "116/22 ([[B]])" in out
+    assert "no suggestion" in out and "none (1-9" in out and "not a placeholder" in out
 
 
 def test_context_fits_a_small_pane(session):
     do(session, "", "n", "m")
     small = Console(width=40, height=15, color_system=None)
-    from deid.rewrite.view import context_text
-
     text = context_text(session, wide=True)
     assert len(text.wrap(small, 40)) > 10
     fitted = fit_lines(text, small, 4)
