@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -23,7 +23,7 @@ from deid.schema import Document, Span, spans_from_dicts
 from deid.settings import Settings
 from deid.surrogates import SurrogateGenerator
 from deid.tokenizer import load_tokenizer, train_tokenizer
-from deid.trainer import EpochStats, TrainResult, train
+from deid.trainer import EpochStats, TrainResult, calibrate_threshold, train
 from deid.training import EpochData, LabelledText, SourceDocument, pack_paragraphs, surrogate_texts
 
 logger = logging.getLogger(__name__)
@@ -127,8 +127,6 @@ def run_training(
     _, label2id = label_maps()
     data_cfg = settings.data
     if data_cfg.mode == "masking" and not data_cfg.vocabulary_words:
-        from dataclasses import replace
-
         from deid.training import frequent_words
 
         data_cfg = replace(data_cfg, vocabulary_words=frequent_words(d.text for d in train_docs))
@@ -142,7 +140,14 @@ def run_training(
     )
 
     classifier = TokenClassifier(model, tokenizer, device=result.device)
-    pipeline = Pipeline(classifier, settings.pipeline)
+    pipeline_cfg, calibration = settings.pipeline, []
+    if settings.train.calibrate_threshold and validation:
+        threshold, calibration = calibrate_threshold(
+            classifier, validation, settings.train.calibration_grid, settings.train.calibration_beta
+        )
+        pipeline_cfg = replace(pipeline_cfg, threshold=threshold)
+        logger.info("threshold %.2f chosen on validation (F%.0f)", threshold, settings.train.calibration_beta)
+    pipeline = Pipeline(classifier, pipeline_cfg)
     pipeline.save(output_dir)
     report = {
         "profile": settings.profile,
@@ -156,6 +161,7 @@ def run_training(
         "train": asdict(settings.train),
         "pretrain": pretrain_stats,
         "result": result.to_dict(),
+        "threshold": {"value": pipeline_cfg.threshold, "calibration": calibration},
         "seconds": round(time.perf_counter() - started, 1),
     }
     write_text_atomic(output_dir / REPORT_FILE, json.dumps(report, indent=2))
