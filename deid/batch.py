@@ -12,9 +12,10 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -59,6 +60,12 @@ def _done_ids(partial: Path) -> set[str]:
             except (json.JSONDecodeError, KeyError):
                 break  # a torn last line from a crash: everything after it is redone
     return done
+
+
+def completed_ids(path: str | Path) -> set[str]:
+    """Ids already written to a result file (finished or ``.partial``); a torn last line
+    from a crash and everything after it count as not done."""
+    return _done_ids(Path(path))
 
 
 def _truncate_torn_tail(partial: Path) -> None:
@@ -144,8 +151,7 @@ def run_batch(
             summary.characters += len(item.text)
     if rejected:
         with open(quarantine_path, "a", encoding="utf-8") as fh:
-            for rec in rejected:
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            fh.writelines(json.dumps(rec, ensure_ascii=False) + "\n" for rec in rejected)
     os.replace(partial, output)
     summary.seconds = time.perf_counter() - started
     logger.info("batch done: %s", json.dumps(summary.to_dict()))

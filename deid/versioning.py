@@ -394,6 +394,17 @@ def ensure_remote_storage(remote: str | None = None, repo: str | Path | None = N
 # --- tracking, pushing, pulling -------------------------------------------------------------
 
 
+def _staged_changes(root: Path, paths: Sequence[str]) -> bool:
+    """Whether ``paths`` differ between the index and HEAD (``git diff --cached --quiet``)."""
+    done = subprocess.run(
+        ["git", "diff", "--cached", "--quiet", "--", *paths],
+        cwd=root,
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode != 0
+
+
 def track_and_push(
     path: str | Path = RAW_DIR,
     message: str | None = None,
@@ -431,8 +442,9 @@ def track_and_push(
     version = corpus_version(dvc_file, repo=root)
     sha = None
     if commit or (commit is None and message is not None):
-        text = message or f"data: {rel.as_posix()} version {version.md5[:12]}"
-        run_git(["commit", "-q", "-m", text, "--", *staged], root)
+        if _staged_changes(root, staged):  # an unchanged version is already committed
+            text = message or f"data: {rel.as_posix()} version {version.md5[:12]}"
+            run_git(["commit", "-q", "-m", text, "--", *staged], root)
         sha = run_git(["rev-parse", "HEAD"], root).stdout.strip()
     return TrackResult(version, pushed, staged, sha)
 
@@ -456,6 +468,51 @@ def pull(
     run_dvc(["pull", "-r", name, *targets], root)
     versions = [corpus_version(t, repo=root) for t in targets if t.endswith(".dvc")]
     return PullResult(list(targets), rev, versions)
+
+
+@dataclass(frozen=True)
+class CheckoutResult:
+    """The corpus version now in the workspace and how it got there: ``workspace`` (it was
+    already), ``pulled`` (from the remote) or ``imported`` (rebuilt from the bundled sources)."""
+
+    version: CorpusVersion
+    how: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"how": self.how, **self.version.to_dict()}
+
+
+def checkout_corpus(
+    rev: str | None = None,
+    *,
+    sources: str | Path | None = None,
+    remote: str | None = None,
+    repo: str | Path | None = None,
+) -> CheckoutResult:
+    """Make ``data/raw`` hold exactly the version ``data/raw.dvc`` records (at ``rev``).
+
+    With ``rev`` the version is always pulled. Otherwise a workspace that already matches is
+    kept; a missing or different one is pulled, and where the remote cannot serve it (a fresh
+    clone whose remote is empty) and ``sources`` is given, rebuilt from the bundled sources,
+    which must then match the recorded md5 (never silently another version)."""
+    root = find_root(repo)
+    if rev is not None:
+        return CheckoutResult(pull(rev, remote=remote, repo=root).versions[0], "pulled")
+    if (root / RAW_DIR).is_dir() and not _status_json([RAW_DVC], root):
+        return CheckoutResult(corpus_version(RAW_DVC, repo=root), "workspace")
+    try:
+        return CheckoutResult(pull(remote=remote, repo=root).versions[0], "pulled")
+    except VersioningError:
+        if sources is None:
+            raise
+    result = import_sources(root / Path(sources), root / RAW_DIR)
+    changed = _status_json([RAW_DVC], root)
+    if changed:
+        raise VersioningError(
+            f"data/raw rebuilt from {sources} ({len(result.added)} files added) does not match "
+            f"{RAW_DVC}: {json.dumps(changed)[:300]}"
+        )
+    return CheckoutResult(corpus_version(RAW_DVC, repo=root), "imported")
 
 
 def _status_json(args: list[str], root: Path) -> dict[str, Any]:

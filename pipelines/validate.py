@@ -26,13 +26,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = p.parse_args(argv)
     setup_logging()
     logging.getLogger("great_expectations").setLevel(logging.WARNING)
-    from deid.checks import (
-        load_check_params,
-        run_corpus_integrity,
-        run_placeholder_quality,
-        run_training_set,
-    )
-    from deid.checks.tables import load_splits, resolve_placeholders
+    from deid.checks import load_check_params, run_suites
     from deid.io import write_text_atomic
 
     params = replace(
@@ -41,13 +35,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         bavaria_decisions=str(args.decisions),
         bavaria_holdout=str(args.holdout),
     )
-    found = resolve_placeholders(args.placeholders)
-    by_text = {d.text: found[d.id] for d in load_splits(args.corpus, ["test"])["test"]}
-    results = [
-        run_corpus_integrity(args.corpus, params, placeholders=found, project_dir=args.gx),
-        run_placeholder_quality(args.corpus, params, detect=by_text.__getitem__, project_dir=args.gx),
-        run_training_set(args.corpus, params, placeholders=found, project_dir=args.gx),
-    ]  # fmt: skip
+    results = run_suites(args.corpus, params, args.placeholders, project_dir=args.gx)
     metrics: dict[str, Any] = {
         r.suite: {"success": r.success, "failed": len(r.failed), **r.statistics} for r in results
     }

@@ -7,7 +7,13 @@ imported only when a check runs, so importing this package stays cheap.
 
 from deid.checks.config import SUITE_NAMES, CheckParams, load_check_params
 from deid.checks.result import CheckResult
-from deid.checks.run import CHECKS, run_corpus_integrity, run_placeholder_quality, run_training_set
+from deid.checks.run import (
+    CHECKS,
+    run_corpus_integrity,
+    run_placeholder_quality,
+    run_suites,
+    run_training_set,
+)
 
 __all__ = [
     "CHECKS",
@@ -17,5 +23,6 @@ __all__ = [
     "load_check_params",
     "run_corpus_integrity",
     "run_placeholder_quality",
+    "run_suites",
     "run_training_set",
 ]

@@ -176,6 +176,28 @@ def run_placeholder_quality(
     return _finish(PLACEHOLDER_QUALITY, table, p, project_dir, stats)
 
 
+def run_suites(
+    corpus_dir: str | Path,
+    params: ParamsSource,
+    placeholders: PlaceholderSource,
+    *,
+    project_dir: str | Path | None = None,
+) -> list[CheckResult]:
+    """All three suites on one corpus, scoring one set of detected placeholders.
+
+    ``placeholder_quality`` scores the same spans the other suites count (looked up by the
+    test documents' text) instead of detecting anew, so the gate judges exactly what training
+    will read. The DVC ``validate`` stage and the Prefect flows both call this."""
+    p = resolve_params(params)
+    found = tables.resolve_placeholders(placeholders)
+    by_text = {d.text: found[d.id] for d in tables.load_splits(corpus_dir, ["test"])["test"]}
+    return [
+        run_corpus_integrity(corpus_dir, p, placeholders=found, project_dir=project_dir),
+        run_placeholder_quality(corpus_dir, p, detect=by_text.__getitem__, project_dir=project_dir),
+        run_training_set(corpus_dir, p, placeholders=found, project_dir=project_dir),
+    ]
+
+
 CHECKS = {
     "corpus": run_corpus_integrity,
     "placeholders": run_placeholder_quality,

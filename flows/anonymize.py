@@ -1,0 +1,247 @@
+"""Flow ``anonymize``: decisions from a folder, file, JSONL or ``s3://bucket/prefix`` →
+anonymized results, span report, quarantine list and summary at a folder or S3 prefix,
+versioned with DVC.
+
+One task per chunk of documents (``deid.chunks``) with retries; inside a chunk every document
+is handled on its own (``deid.batch.run_batch``): a bad one is quarantined, the rest go on. A
+re-run with the same output resumes: documents already done are skipped. Artifacts: a
+progress bar while chunks finish and a summary (counts, labels, quarantine reasons, where the
+outputs are, the DVC version, durations); never document text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import (
+    create_markdown_artifact,
+    create_progress_artifact,
+    update_progress_artifact,
+)
+from prefect.cache_policies import NO_CACHE
+
+from flows._common import Durations, in_project, markdown_table, run_cli
+from flows.retrain import tracking_uri_for
+
+DEFAULT_MODEL = "models:/deid-ner@champion"
+SECRET_ENV = "DEID_SECRET"
+
+
+def work_dir_for(project_dir: str, output: str) -> Path:
+    """The run's scratch folder (staged input, chunks, chunk results), one per output
+    location, so a re-run to the same output finds what an earlier run finished."""
+    digest = hashlib.sha256(output.rstrip("/").encode()).hexdigest()[:12]
+    return in_project(project_dir, f"data/work/anonymize/{digest}")
+
+
+@task(name="stage-input", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30])
+def stage_input(input: str, work_dir: str) -> str:
+    """A local path to read: the input itself, or an S3 prefix downloaded below the work dir."""
+    from deid import s3
+
+    if not s3.is_s3(input):
+        if not Path(input).exists():
+            raise FileNotFoundError(f"no input at {input}")
+        return input
+    target = Path(work_dir) / "input"
+    files = s3.download_prefix(input, target)
+    get_run_logger().info("staged %d objects from %s", len(files), input)
+    return str(target)
+
+
+@task(name="resolve-model", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 20])
+def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, str | None]:
+    """The pipeline directory of ``model_uri`` (downloaded from the registry) and, for an
+    alias URI, the version it points at now (recorded in the summary)."""
+    from deid import registry
+    from deid.model_store import resolve_model as resolve
+
+    with registry.active_tracking(tracking_uri):
+        local = resolve(model_uri)
+    version = None
+    name, _, alias = model_uri.removeprefix("models:/").partition("@")
+    if model_uri.startswith("models:/") and alias:
+        mv = registry.alias_version(registry.get_client(tracking_uri), alias, name)
+        version = str(mv.version) if mv is not None else None
+    get_run_logger().info("model %s (version %s)", model_uri, version or "n/a")
+    return {"dir": str(local), "uri": model_uri, "version": version}
+
+
+@task(name="plan-chunks", cache_policy=NO_CACHE)
+def plan_chunks(source: str, work_dir: str, chunk_size: int, location: str) -> dict[str, Any]:
+    """Chunk files of the documents still to do; unreadable inputs are quarantined here."""
+    from deid.chunks import plan_chunks as plan
+
+    result = plan(source, work_dir, chunk_size, location=location)
+    get_run_logger().info(
+        "%d documents (%d already done), %d chunks, %d inputs rejected",
+        result.documents, result.already_done, len(result.chunks), len(result.rejected),
+    )  # fmt: skip
+    return result.to_dict()
+
+
+@lru_cache(maxsize=2)
+def _pipeline(model_dir: str) -> Any:
+    """One loaded pipeline per process and model, shared by the chunk tasks."""
+    from deid.anonymize import build_pipeline
+
+    return build_pipeline(model_dir)
+
+
+@task(name="anonymize-chunk", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 30])
+def anonymize_chunk(
+    chunk: str, work_dir: str, model_dir: str, operator: str | None
+) -> dict[str, Any]:
+    """Anonymize one chunk, document by document; resumes a partial result on retry."""
+    from deid.batch import run_batch
+    from deid.chunks import chunk_paths, output_record
+
+    pipeline = _pipeline(model_dir)
+    secret = os.environ.get(SECRET_ENV)
+    key = secret.encode("utf-8") if secret else None
+    results, quarantine = chunk_paths(chunk, work_dir)
+
+    def process(doc: Any) -> dict[str, Any]:
+        return output_record(doc, pipeline.anonymize(doc, operator=operator, secret=key))
+
+    summary = run_batch(chunk, results, process, quarantine=quarantine, description="anonymize",
+                        show_progress=False)  # fmt: skip
+    get_run_logger().info("chunk %s: %s", Path(chunk).name, summary.to_dict())
+    return summary.to_dict()
+
+
+@task(name="write-outputs", cache_policy=NO_CACHE)
+def write_outputs(work_dir: str, out_dir: str, rejected: list[dict[str, Any]]) -> dict[str, Any]:
+    """Merge the chunk results into results, span report, quarantine list and summary."""
+    from deid.chunks import write_outputs as write
+
+    return write(work_dir, out_dir, rejected).to_dict()
+
+
+@task(name="upload-outputs", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30])
+def upload_outputs(out_dir: str, files: list[str], output: str) -> list[str]:
+    """Copy the output files to the S3 prefix."""
+    from deid import s3
+
+    return s3.upload_files([Path(out_dir) / f for f in files], out_dir, output)
+
+
+@task(name="track-output-version", cache_policy=NO_CACHE, retries=1, retry_delay_seconds=10)
+def track_output(
+    project_dir: str, out_dir: str, remote: str | None, commit: bool
+) -> dict[str, Any]:
+    """``dvc add`` + ``dvc push`` of the output folder to the default (or named) remote."""
+    from deid.versioning import track_and_push
+
+    result = track_and_push(out_dir, commit=commit, remote=remote, repo=project_dir)
+    get_run_logger().info("output version %s pushed=%s", result.version.md5, result.pushed)
+    return result.to_dict()
+
+
+def summary_markdown(
+    input: str, output: str, model: dict[str, Any], plan: dict[str, Any], chunks: list[dict[str, Any]],
+    outputs: dict[str, Any], tracked: dict[str, Any] | None, durations: Durations,
+) -> str:  # fmt: skip
+    """The operator's page of one anonymize run (counts only)."""
+    processed = sum(c["processed"] for c in chunks)
+    failed = sum(c["failed"] for c in chunks)
+    counts = [
+        ["input", f"`{input}`"], ["output", f"`{output}`"],
+        ["model", f"`{model['uri']}` (version {model['version'] or 'n/a'})"],
+        ["documents seen", plan["documents"] + len(plan["rejected"])],
+        ["processed now / already done", f"{processed} / {plan['already_done']}"],
+        ["in the output", outputs["documents"]],
+        ["quarantined (unreadable input / failed document)", f"{len(plan['rejected'])} / {failed}"],
+        ["spans found", outputs["spans"]],
+        ["DVC version of the output", f"`{tracked['version']['md5']}` pushed={tracked['pushed']}" if tracked else "not tracked"],
+    ]  # fmt: skip
+    parts = [
+        f"## Anonymize: {outputs['documents']} documents\n\n",
+        markdown_table(["what", "value"], counts),
+    ]
+    if outputs["labels"]:
+        parts += [
+            "\n### Spans per label\n\n",
+            markdown_table(["label", "spans"], list(outputs["labels"].items())),
+        ]
+    if outputs["reasons"]:
+        parts += [
+            "\n### Quarantine reasons\n\n",
+            markdown_table(["reason", "count"], list(outputs["reasons"].items())),
+        ]
+    parts += ["\n### Durations\n\n", durations.markdown()]
+    return "".join(parts)
+
+
+@flow(name="anonymize")
+def anonymize(
+    input: str,
+    output: str,
+    model_uri: str = DEFAULT_MODEL,
+    operator: str | None = None,
+    project_dir: str = ".",
+    tracking_uri: str | None = None,
+    chunk_size: int = 8,
+    track: bool = True,
+    dvc_path: str = "data/anonymized",
+    dvc_remote: str | None = None,
+    commit: bool = False,
+) -> dict[str, Any]:
+    """Anonymize ``input`` into ``output`` (folder or ``s3://`` prefix) with ``model_uri``;
+    ``operator`` remove | label | pseudonymize (key from $DEID_SECRET) | mask, default the
+    pipeline's. The local copy of the outputs (``output`` itself, or ``dvc_path`` in the
+    project for an S3 output) is DVC-tracked and pushed unless ``track`` is off."""
+    from deid import s3
+
+    if operator == "pseudonymize" and not os.environ.get(SECRET_ENV):
+        raise ValueError(f"pseudonymize needs a secret key in ${SECRET_ENV}")
+    durations = Durations()
+    work = work_dir_for(project_dir, output)
+    out_dir = in_project(project_dir, dvc_path) if s3.is_s3(output) else Path(output).resolve()
+    with durations.step("stage input"):
+        source = stage_input(input, str(work))
+    with durations.step("resolve model"):
+        model = resolve_model(model_uri, tracking_uri_for(project_dir, tracking_uri))
+    with durations.step("plan chunks"):
+        plan = plan_chunks(source, str(work), chunk_size, input)
+    progress = create_progress_artifact(
+        0.0, key="anonymize-progress", description="chunks finished"
+    )
+    chunks: list[dict[str, Any]] = []
+    with durations.step("anonymize"):
+        for i, chunk in enumerate(plan["chunks"], 1):
+            chunks.append(anonymize_chunk(chunk, str(work), model["dir"], operator))
+            update_progress_artifact(progress, 100.0 * i / len(plan["chunks"]))
+    update_progress_artifact(progress, 100.0)
+    with durations.step("write outputs"):
+        outputs = write_outputs(str(work), str(out_dir), plan["rejected"])
+    uploaded: list[str] = []
+    if s3.is_s3(output):
+        with durations.step("upload outputs"):
+            uploaded = upload_outputs(str(out_dir), outputs["files"], output)
+    tracked = None
+    if track and out_dir.is_relative_to(Path(project_dir).resolve()):
+        with durations.step("track output (DVC)"):
+            tracked = track_output(project_dir, str(out_dir), dvc_remote, commit)
+    elif track:
+        get_run_logger().warning("output %s is outside the DVC project: not tracked", out_dir)
+    create_markdown_artifact(
+        summary_markdown(input, output, model, plan, chunks, outputs, tracked, durations),
+        key="anonymize-summary", description="counts, labels, quarantine, output version",
+    )  # fmt: skip
+    return {
+        "input": input, "output": output, "local_output": str(out_dir), "model": model["uri"],
+        "model_version": model["version"], "documents": outputs["documents"],
+        "processed": sum(c["processed"] for c in chunks), "already_done": plan["already_done"],
+        "quarantined": outputs["quarantined"], "spans": outputs["spans"], "labels": outputs["labels"],
+        "uploaded": uploaded, "dvc": tracked, "seconds": durations.steps,
+    }  # fmt: skip
+
+
+if __name__ == "__main__":
+    run_cli(anonymize)

@@ -1,0 +1,85 @@
+"""Flows ``promote`` and ``rollback``: a reviewer's manual moves of the ``champion`` alias
+(``deid.gate.promote`` / ``deid.gate.rollback``). Both need a reason; who, when and why are
+stored on the model version and shown as an artifact."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefect import flow, get_run_logger
+from prefect.artifacts import create_markdown_artifact
+
+from flows._common import markdown_table, run_cli
+from flows.retrain import tracking_uri_for
+
+
+def _aliases(uri: str) -> dict[str, str]:
+    from mlflow.exceptions import MlflowException
+
+    from deid import registry
+
+    try:
+        return dict(
+            registry.get_client(uri).get_registered_model(registry.MODEL_NAME).aliases or {}
+        )
+    except MlflowException:  # no model registered yet
+        return {}
+
+
+def _report(action: str, reason: str, before: dict[str, str], after: dict[str, str]) -> str:
+    names = sorted(set(before) | set(after))
+    rows = [[a, before.get(a, "—"), after.get(a, "—")] for a in names]
+    return f"## Registry: {action}\n\nReason: {reason}\n\n" + markdown_table(
+        ["alias", "before", "after"], rows
+    )
+
+
+@flow(name="promote")
+def promote(
+    version: str,
+    reason: str,
+    by: str | None = None,
+    tracking_uri: str | None = None,
+    project_dir: str = ".",
+) -> dict[str, Any]:
+    """Make ``version`` the champion (bypasses the gate: the reason is required)."""
+    from deid.gate import promote as promote_version
+    from deid.gate import require_reason
+
+    reason = require_reason(reason)
+    uri = tracking_uri_for(project_dir, tracking_uri)
+    before = _aliases(uri)
+    previous = promote_version(version, reason, by=by, tracking_uri=uri)
+    after = _aliases(uri)
+    create_markdown_artifact(
+        _report(f"promote version {version}", reason, before, after), key="registry-change"
+    )
+    get_run_logger().info("champion: version %s (previous %s)", version, previous)
+    return {"champion": str(version), "previous_champion": previous, "aliases": after}
+
+
+@flow(name="rollback")
+def rollback(
+    reason: str, by: str | None = None, tracking_uri: str | None = None, project_dir: str = "."
+) -> dict[str, Any]:
+    """``champion`` ← ``previous-champion`` (the reason is required)."""
+    from deid.gate import require_reason
+    from deid.gate import rollback as rollback_champion
+
+    reason = require_reason(reason)
+    uri = tracking_uri_for(project_dir, tracking_uri)
+    before = _aliases(uri)
+    restored = rollback_champion(reason, by=by, tracking_uri=uri)
+    after = _aliases(uri)
+    create_markdown_artifact(_report("rollback", reason, before, after), key="registry-change")
+    get_run_logger().info("champion restored: version %s", restored)
+    return {"champion": restored, "aliases": after}
+
+
+if __name__ == "__main__":
+    import sys
+
+    flows = {"promote": promote, "rollback": rollback}
+    if len(sys.argv) < 2 or sys.argv[1] not in flows:
+        raise SystemExit("usage: python -m flows.registry promote|rollback [options]")
+    run_cli(flows[sys.argv[1]], sys.argv[2:])

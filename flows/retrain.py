@@ -1,0 +1,268 @@
+"""Flow ``retrain``: corpus version → data checks → training → MLflow registry → evaluation
+on the rewritten test sets → promotion gate.
+
+Each step is one ``deid`` call: ``deid.versioning.checkout_corpus``, the ``ingest`` and
+``placeholders`` stages, ``deid.checks.run_suites``, ``deid.train_model.run_training`` (uses a
+GPU when there is one), ``deid.registry.log_training_run`` (new version → ``challenger``),
+``deid.model_eval.evaluate_pipeline`` (challenger and current champion on the same documents)
+and ``deid.gate.run_gate`` (``champion`` only when the floors are met and it is not worse than
+the champion). Artifacts: the gate table with decision and reason, and a run summary with
+counts, links and durations.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_link_artifact, create_markdown_artifact
+from prefect.cache_policies import NO_CACHE
+
+from flows._common import Durations, in_project, markdown_table, mlflow_links, run_cli
+from flows.data import SOURCES, build_corpus, detect_placeholders, pin_corpus, validate_data
+
+GOLD_SETS = {"ler": "data/gold/ler_rewritten.jsonl", "bavaria": "data/gold/bavaria/rewritten.jsonl"}
+
+
+def tracking_uri_for(project_dir: str, explicit: str | None) -> str:
+    """The explicit URI, else ``$MLFLOW_TRACKING_URI``, else ``mlflow.db`` in the project
+    (not in whatever directory the worker happens to run in)."""
+    uri = explicit or os.environ.get("MLFLOW_TRACKING_URI")
+    return uri or f"sqlite:///{in_project(project_dir, 'mlflow.db')}"
+
+
+def artifact_location_for(project_dir: str, uri: str, explicit: str | None) -> str | None:
+    """A local store keeps artifacts in ``mlartifacts/`` of the project; a server its own."""
+    from deid.registry import is_local
+
+    if explicit or not is_local(uri):
+        return explicit
+    return in_project(project_dir, "mlartifacts").as_uri()
+
+
+@task(name="train-model", cache_policy=NO_CACHE)
+def train_model(project_dir: str, params_path: str, profile: str | None, output_dir: str) -> Any:
+    """One training run on the corpus and its placeholders (profile tiny | small | base)."""
+    from deid.settings import load_settings
+    from deid.train_model import run_training
+
+    settings = load_settings(in_project(project_dir, params_path), profile)
+    out = run_training(
+        in_project(project_dir, "data/corpus"), in_project(project_dir, output_dir), settings,
+        placeholders_path=in_project(project_dir, "data/work/placeholders.jsonl"),
+    )  # fmt: skip
+    get_run_logger().info(
+        "trained %s on %s: %d epochs, best epoch %s",
+        settings.profile, out.result.device, len(out.result.history), out.result.best_epoch,
+    )  # fmt: skip
+    return out
+
+
+@task(name="register-challenger", cache_policy=NO_CACHE)
+def register_model(
+    output: Any,
+    project_dir: str,
+    params_path: str,
+    tracking_uri: str,
+    artifact_location: str | None,
+) -> dict[str, str]:
+    """Log the run and the pipeline as a pyfunc; the new version becomes ``challenger``."""
+    from deid.registry import log_training_run
+    from deid.settings import load_params
+
+    info = log_training_run(
+        output, load_params(in_project(project_dir, params_path)), tracking_uri=tracking_uri,
+        artifact_location=artifact_location, root=Path(project_dir).resolve(),
+    )  # fmt: skip
+    get_run_logger().info(
+        "registered %s version %s (run %s)", info.model_name, info.version, info.run_id
+    )
+    return info.to_dict()
+
+
+def _gold(project_dir: str, path: str, max_documents: int) -> list[Any]:
+    from deid.io import read_documents
+
+    docs = read_documents(in_project(project_dir, path))
+    return docs[:max_documents] if max_documents > 0 else docs
+
+
+@task(name="evaluate-on-gold-sets", cache_policy=NO_CACHE)
+def evaluate_models(
+    pipeline_dir: str,
+    project_dir: str,
+    gold_sets: dict[str, str],
+    max_documents: int,
+    tracking_uri: str,
+    version: str,
+) -> dict[str, Any]:
+    """The challenger and, if there is one, the current champion on the same documents of
+    every rewritten test set, so the gate compares like with like."""
+    from deid import registry
+    from deid.anonymize import build_pipeline
+    from deid.model_eval import evaluate_pipeline
+    from deid.model_store import resolve_model
+
+    client = registry.get_client(tracking_uri)
+    champion = registry.alias_version(client, registry.CHAMPION)
+    champion_version = str(champion.version) if champion is not None else None
+    pipelines = {"challenger": build_pipeline(pipeline_dir)}
+    if champion_version not in (None, version):
+        with registry.active_tracking(tracking_uri):
+            local = resolve_model(f"models:/{registry.MODEL_NAME}/{champion_version}")
+        pipelines["champion"] = build_pipeline(local)
+    reports: dict[str, dict[str, Any]] = {name: {} for name in pipelines}
+    documents: dict[str, int] = {}
+    for gold_name, path in gold_sets.items():
+        docs = _gold(project_dir, path, max_documents)
+        documents[gold_name] = len(docs)
+        for name, pipeline in pipelines.items():
+            reports[name][gold_name] = evaluate_pipeline(pipeline, docs, ("all",))
+    get_run_logger().info("evaluated %s on %s documents", ", ".join(pipelines), documents)
+    return {
+        "challenger": reports["challenger"],
+        "champion": reports.get("champion"),
+        "champion_version": champion_version if "champion" in pipelines else None,
+        "documents": documents,
+    }
+
+
+@task(name="gate-challenger", cache_policy=NO_CACHE)
+def gate_model(
+    version: str, evaluations: dict[str, Any], project_dir: str, params_path: str, tracking_uri: str
+) -> Any:
+    """Floors first (recall before precision), then not worse than the champion; moves the
+    ``champion`` alias only when the challenger passed."""
+    from deid.gate import load_gate_config, run_gate
+
+    decision = run_gate(
+        version, evaluations["challenger"], champion_evaluations=evaluations["champion"],
+        cfg=load_gate_config(in_project(project_dir, params_path)), tracking_uri=tracking_uri,
+    )  # fmt: skip
+    get_run_logger().info("gate version %s: %s", version, decision.label)
+    return decision
+
+
+def summary_markdown(
+    corpus: dict[str, Any],
+    splits: dict[str, Any],
+    placeholders: dict[str, Any],
+    output: Any,
+    info: dict[str, str],
+    evaluations: dict[str, Any],
+    decision: Any,
+    aliases: list[str],
+    links: dict[str, str],
+    durations: Durations,
+) -> str:
+    """The operator's page of one retrain run: counts, outcome, links, durations."""
+    result, report = output.result, output.report
+    verdict = (
+        "**promoted to champion**" if decision.promote else "**rejected** (champion unchanged)"
+    )
+    counts = [
+        ["corpus version", f"`{corpus['md5']}` ({corpus['nfiles']} files, {corpus['how']})"],
+        *[[f"corpus {s}", f"{splits[s]['documents']} documents"] for s in ("train", "validation", "test")],
+        ["placeholders (train)", placeholders["train"]["placeholders"]],
+        ["training documents", f"{report['documents']['train']} train, {report['documents']['validation']} validation"],
+        ["profile / device", f"{report['profile']} / {result.device}"],
+        ["epochs (best)", f"{len(result.history)} ({result.best_epoch})"],
+        *[[f"evaluated on {g}", f"{n} documents"] for g, n in evaluations["documents"].items()],
+        ["registered", f"{info['model_name']} version {info['version']} (run `{info['run_id']}`)"],
+        ["aliases now", ", ".join(aliases) or "—"],
+        ["gate", f"{verdict}: {decision.reason}"],
+    ]  # fmt: skip
+    link_lines = [f"- {name}: {url}" for name, url in links.items()]
+    return (
+        f"## Retrain: {decision.label} version {info['version']}\n\n"
+        + markdown_table(["what", "value"], counts)
+        + "\n### Links\n\n"
+        + "\n".join(link_lines)
+        + "\n\n### Durations\n\n"
+        + durations.markdown()
+    )
+
+
+@flow(name="retrain")
+def retrain(
+    profile: str | None = None,
+    rev: str | None = None,
+    params_path: str = "params.yaml",
+    tracking_uri: str | None = None,
+    project_dir: str = ".",
+    eval_max_documents: int = 0,
+    gold_sets: dict[str, str] | None = None,
+    model_dir: str | None = None,
+    artifact_location: str | None = None,
+    sources: str | None = SOURCES,
+) -> dict[str, Any]:
+    """Retrain on the corpus version at git revision ``rev`` (default: the checkout's) with
+    the ``profile`` of ``params_path``; ``eval_max_documents`` > 0 limits each test set to
+    its first documents (tiny profile, tests)."""
+    durations = Durations()
+    uri = tracking_uri_for(project_dir, tracking_uri)
+    with durations.step("pin corpus version"):
+        corpus = pin_corpus(project_dir, rev, sources)
+    with durations.step("build corpus"):
+        splits = build_corpus(project_dir, params_path)
+    with durations.step("detect placeholders"):
+        placeholders = detect_placeholders(project_dir)
+    with durations.step("validate data"):
+        validate_data(project_dir, params_path)
+    with durations.step("train"):
+        output = train_model(
+            project_dir, params_path, profile, model_dir or f"models/{profile or 'latest'}"
+        )
+    with durations.step("register"):
+        info = register_model(
+            output,
+            project_dir,
+            params_path,
+            uri,
+            artifact_location_for(project_dir, uri, artifact_location),
+        )
+    with durations.step("evaluate"):
+        evaluations = evaluate_models(
+            str(output.pipeline_dir),
+            project_dir,
+            gold_sets or GOLD_SETS,
+            eval_max_documents,
+            uri,
+            info["version"],
+        )
+    with durations.step("gate"):
+        decision = gate_model(info["version"], evaluations, project_dir, params_path, uri)
+
+    from deid import gate, registry
+
+    aliases = sorted(
+        registry.get_client(uri).get_model_version(info["model_name"], info["version"]).aliases
+        or []
+    )
+    links = mlflow_links(
+        uri, info["experiment_id"], info["run_id"], info["model_name"], info["version"]
+    )
+    create_markdown_artifact(
+        gate.render_markdown(decision) + f"\nMLflow run: {links['run']}\n", key="retrain-gate",
+        description=f"promotion gate: {decision.label}",
+    )  # fmt: skip
+    if uri.startswith(("http://", "https://")):
+        create_link_artifact(
+            links["run"], link_text=f"MLflow run of version {info['version']}", key="mlflow-run"
+        )
+    create_markdown_artifact(
+        summary_markdown(corpus, splits, placeholders, output, info, evaluations, decision, aliases, links, durations),
+        key="retrain-summary", description="counts, outcome, links and durations",
+    )  # fmt: skip
+    return {
+        "corpus_md5": corpus["md5"], "model_name": info["model_name"], "version": info["version"],
+        "run_id": info["run_id"], "decision": decision.label, "reasons": list(decision.reasons),
+        "aliases": aliases, "champion_before": evaluations["champion_version"],
+        "eval_documents": evaluations["documents"], "links": links, "seconds": durations.steps,
+    }  # fmt: skip
+
+
+if __name__ == "__main__":
+    run_cli(retrain)
