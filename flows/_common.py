@@ -121,9 +121,11 @@ def _argument(parser: argparse.ArgumentParser, param: inspect.Parameter) -> None
         parser.add_argument(flag, type=convert, default=default, required=required)
 
 
-def run_cli(flow: Any, argv: Sequence[str] | None = None) -> Any:
+def run_cli(flow: Any, argv: Sequence[str] | None = None) -> None:
     """Run ``flow`` with options made from its signature (``--profile tiny``,
-    ``--gold-sets '{"ler": "…"}'``); prints its JSON-able result as the last line."""
+    ``--gold-sets '{"ler": "…"}'``). The last line printed is JSON: the flow run's id, its
+    final state and the result (or the state's message); the exit status is 1 unless the
+    run completed."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -133,7 +135,14 @@ def run_cli(flow: Any, argv: Sequence[str] | None = None) -> Any:
     )
     for param in inspect.signature(flow.fn).parameters.values():
         _argument(parser, param)
-    args = vars(parser.parse_args(argv))
-    result = flow(**args)
-    sys.stdout.write(json.dumps(result, default=str) + "\n")
-    return result
+    state = flow(**vars(parser.parse_args(argv)), return_state=True)
+    out: dict[str, Any] = {
+        "flow_run_id": str(state.state_details.flow_run_id),
+        "state": state.type.value,
+    }
+    if state.is_completed():
+        out["result"] = state.result()
+    else:
+        out["message"] = state.message
+    sys.stdout.write(json.dumps(out, default=str) + "\n")
+    sys.exit(0 if state.is_completed() else 1)

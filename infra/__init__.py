@@ -1,0 +1,1 @@
+"""Local infrastructure: the loopback stack (``infra/stack.py``) and the compose file."""

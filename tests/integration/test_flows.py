@@ -1,0 +1,335 @@
+"""The flows end to end against real servers on loopback (Prefect, MLflow, SeaweedFS S3).
+
+A temporary git + DVC project (copies of params, gold sets, GX project, bundled sources) has
+its corpus pushed to an S3 DVC remote; then
+(a) ``retrain`` (tiny profile) pulls that version, validates, trains, registers, evaluates,
+    gates: the first model becomes champion under the test's floors;
+(b) a deliberately worse pipeline (model and rules switched off: it finds nothing) is
+    rejected and the champion stays;
+(c) ``anonymize`` reads decisions from S3, writes results, span report and quarantine to S3,
+    quarantines an empty and a binary file, versions its output on the S3 DVC remote, and a
+    re-run resumes instead of redoing;
+(d) none of the sensitive strings of the documents used reaches a Prefect log, artifact or
+    parameter, an MLflow param, tag, description or report, or the runs' stdout/stderr.
+
+Floors and training size come from a params file written here, so decisions are
+deterministic: (a) needs recall ≥ 0.05 and gets it, (b) has recall 0.
+"""
+
+from __future__ import annotations
+
+import json
+import lzma
+import re
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from deid import registry, versioning
+from deid.io import read_documents
+from deid.schema import Document
+from tests.integration.conftest import FlowRun, Stack
+from tests.integration.project import ROOT, git, make_project, publish_corpus
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(1500)]
+
+EVAL_DOCS = 3  # first documents of each rewritten test set
+GOLD = {"ler": "data/gold/ler_rewritten.jsonl", "bavaria": "data/gold/bavaria/rewritten.jsonl"}
+TRAIN_TINY = {
+    "epochs": 1,
+    "batch_size": 8,
+    "learning_rate": 0.005,
+    "max_documents": 8,
+    "max_seconds": 20,
+}
+FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01}
+NOTHING = {"use_model": False, "use_recognizers": False, "use_context_names": False}
+RAW_DECISION = "data/sources/decisions/bavaria/Y-300-Z-BECKRS-B-2019-N-17491.txt.xz"
+
+
+def write_params(
+    project: Path, name: str, *, train: dict[str, Any], anonymize: dict[str, Any] | None = None
+) -> str:
+    params = yaml.safe_load((project / "params.yaml").read_text(encoding="utf-8"))
+    params["train"]["profiles"]["tiny"] = train
+    params["gate"].update(FLOORS)
+    params["anonymize"].update(anonymize or {})
+    (project / name).write_text(yaml.safe_dump(params), encoding="utf-8")
+    return name
+
+
+@pytest.fixture(scope="module")
+def project(stack_env: Stack, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary project with its corpus version pushed to an S3 DVC remote (and the
+    local copy and cache removed, so the flow must pull it)."""
+    root = make_project(tmp_path_factory.mktemp("project"))
+    versioning.configure_s3_remote(
+        f"s3://dvc/{uuid.uuid4().hex[:8]}", stack_env.cfg.s3_url, repo=root
+    )
+    publish_corpus(root)
+    return root
+
+
+def retrain(stack: Stack, project: Path, params: str, *extra: str) -> FlowRun:
+    return stack.run_flow(
+        "retrain", "--profile", "tiny", "--project-dir", str(project), "--params-path", params,
+        "--eval-max-documents", str(EVAL_DOCS), *extra, cwd=project,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def retrained(stack_env: Stack, project: Path) -> FlowRun:
+    params = write_params(project, "params.test.yaml", train=TRAIN_TINY)
+    return retrain(stack_env, project, params, "--rev", "HEAD")
+
+
+@pytest.fixture(scope="module")
+def worse(stack_env: Stack, project: Path, retrained: FlowRun) -> FlowRun:
+    quick = TRAIN_TINY | {"max_documents": 4, "max_seconds": 5}
+    params = write_params(project, "params.worse.yaml", train=quick, anonymize=NOTHING)
+    return retrain(stack_env, project, params)
+
+
+def gold_docs(project: Path, limit: int) -> list[Document]:
+    return [d for path in GOLD.values() for d in read_documents(project / path)[:limit]]
+
+
+@pytest.fixture(scope="module")
+def inbox(
+    stack_env: Stack, project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    """Three real decisions (a raw Bavarian one, a rewritten Bavarian and a rewritten LER one
+    with realistic surrogate names), an empty and a binary file, uploaded to S3."""
+    folder = tmp_path_factory.mktemp("inbox")
+    docs = {"bavaria-raw": lzma.decompress((ROOT / RAW_DECISION).read_bytes()).decode("utf-8")}
+    rewritten = [
+        read_documents(project / GOLD["bavaria"])[-1],
+        read_documents(project / GOLD["ler"])[-1],
+    ]
+    docs |= {f"gold-{i}": d.text for i, d in enumerate(rewritten)}
+    for name, text in docs.items():
+        (folder / f"{name}.txt").write_text(text, encoding="utf-8")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "scan.txt").write_bytes(bytes(range(256)) * 8)
+    prefix = f"run-{uuid.uuid4().hex[:8]}"
+    from deid import s3
+
+    s3.upload_files(sorted(folder.iterdir()), folder, f"s3://deid-inbox/{prefix}", stack_env.s3())
+    return {"input": f"s3://deid-inbox/{prefix}", "output": f"s3://deid-outbox/{prefix}",
+            "texts": docs, "gold": rewritten}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def anonymized(
+    stack_env: Stack, project: Path, retrained: FlowRun, inbox: dict[str, Any]
+) -> list[FlowRun]:
+    """The anonymize flow twice on the same input and output: a run and a resumed re-run."""
+    args = ["--input", inbox["input"], "--output", inbox["output"], "--project-dir", str(project),
+            "--chunk-size", "2", "--operator", "label"]  # fmt: skip
+    return [stack_env.run_flow("anonymize", *args, cwd=project) for _ in range(2)]
+
+
+def flow_run(stack: Stack, run: FlowRun) -> dict[str, Any]:
+    (row,) = stack.prefect("/flow_runs/filter", {"flow_runs": {"id": {"any_": [run.id]}}})
+    return row
+
+
+def artifacts(stack: Stack, run: FlowRun) -> dict[str, dict[str, Any]]:
+    rows = stack.prefect_all(
+        "/artifacts/filter", {"artifacts": {"flow_run_id": {"any_": [run.id]}}}
+    )
+    return {row["key"]: row for row in rows if row.get("key")}
+
+
+# --- (a) retrain ----------------------------------------------------------------------------
+
+
+def test_retrain_registers_a_champion_with_provenance(
+    stack_env: Stack, project: Path, retrained: FlowRun
+) -> None:
+    result = retrained.result
+    assert result["decision"] == "promote", result["reasons"]
+    assert result["champion_before"] is None
+    assert result["eval_documents"] == {"ler": EVAL_DOCS, "bavaria": EVAL_DOCS}
+    client = registry.get_client(stack_env.cfg.mlflow_url)
+    mv = client.get_model_version(registry.MODEL_NAME, result["version"])
+    assert set(mv.aliases) >= {registry.CHALLENGER, registry.CHAMPION}
+    assert mv.tags["git.commit"] == git(project, "rev-parse", "HEAD")
+    assert mv.tags["data.version"] == f"md5:{result['corpus_md5']}"
+    assert mv.tags["profile"] == "tiny" and mv.tags["gate.decision"] == "promote"
+    metrics = client.get_run(result["run_id"]).data.metrics
+    assert {"eval.ler.recall", "eval.bavaria.recall"} <= set(metrics)
+    # the model's artifacts went to the S3 artifact store of the MLflow server
+    listed = stack_env.s3().list_objects_v2(Bucket="mlflow", Prefix="artifacts/")
+    assert any(o["Key"].endswith("MLmodel") for o in listed.get("Contents", []))
+
+
+def test_retrain_pinned_the_pushed_corpus_version(
+    stack_env: Stack, project: Path, retrained: FlowRun
+) -> None:
+    version = versioning.corpus_version(repo=project)
+    assert retrained.result["corpus_md5"] == version.md5
+    status = versioning.status([versioning.RAW_DVC], repo=project)
+    assert status.clean, status.to_dict()
+
+
+def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowRun) -> None:
+    assert flow_run(stack_env, retrained)["state_type"] == "COMPLETED"
+    found = artifacts(stack_env, retrained)
+    assert {"data-validation", "retrain-gate", "retrain-summary", "mlflow-run"} <= set(found)
+    gate = found["retrain-gate"]["data"]
+    assert "Gate: promote" in gate and "| eval.ler.recall |" in gate
+    summary = found["retrain-summary"]["data"]
+    assert (
+        f"version {retrained.result['version']}" in summary and stack_env.cfg.mlflow_url in summary
+    )
+    assert "| **total** |" in summary
+    assert "passed" in found["data-validation"]["data"]
+    assert retrained.result["links"]["run"] in found["mlflow-run"]["data"]  # a link artifact
+
+
+# --- (b) a worse model ----------------------------------------------------------------------
+
+
+def test_worse_model_is_rejected_and_champion_stays(
+    stack_env: Stack, retrained: FlowRun, worse: FlowRun
+) -> None:
+    champion = retrained.result["version"]
+    result = worse.result
+    assert result["decision"] == "reject"
+    assert result["champion_before"] == champion
+    assert any("worse than champion" in r for r in result["reasons"]), result["reasons"]
+    client = registry.get_client(stack_env.cfg.mlflow_url)
+    assert registry.alias_version(client, registry.CHAMPION).version == champion
+    rejected = client.get_model_version(registry.MODEL_NAME, result["version"])
+    assert rejected.tags["gate.decision"] == "reject"
+    assert registry.CHAMPION not in rejected.aliases
+    # a rejection is an outcome, not a failure of the run
+    assert flow_run(stack_env, worse)["state_type"] == "COMPLETED"
+    assert "Gate: reject" in artifacts(stack_env, worse)["retrain-gate"]["data"]
+
+
+# --- (c) anonymize S3 → S3 ------------------------------------------------------------------
+
+
+def read_s3_jsonl(stack: Stack, url: str) -> list[dict[str, Any]]:
+    from deid.s3 import S3Location
+
+    loc = S3Location.parse(url)
+    body = stack.s3().get_object(Bucket=loc.bucket, Key=loc.prefix)["Body"].read().decode("utf-8")
+    return [json.loads(line) for line in body.splitlines() if line.strip()]
+
+
+def test_anonymize_from_s3_to_s3(
+    stack_env: Stack, inbox: dict[str, Any], anonymized: list[FlowRun]
+) -> None:
+    first, again = (run.result for run in anonymized)
+    assert (first["documents"], first["processed"], first["quarantined"]) == (3, 3, 2)
+    assert first["model_version"] is not None
+    out = inbox["output"]
+    results = read_s3_jsonl(stack_env, f"{out}/anonymized.jsonl")
+    assert sorted(r["id"] for r in results) == sorted(inbox["texts"])
+    spans = {r["id"]: r for r in read_s3_jsonl(stack_env, f"{out}/spans.jsonl")}
+    for doc_id, text in inbox["texts"].items():
+        row = spans[doc_id]
+        assert set(row) == {"id", "sha256", "characters", "spans", "counts"}  # no text
+        assert row["characters"] == len(text)
+        assert sum(row["counts"].values()) == len(row["spans"]) > 0
+        assert all(0 <= s["start"] < s["end"] <= len(text) for s in row["spans"])
+    anonymous = {r["id"]: r["text"] for r in results}
+    assert any("[" in anonymous[i] and anonymous[i] != inbox["texts"][i] for i in anonymous)
+    quarantine = read_s3_jsonl(stack_env, f"{out}/quarantine.jsonl")
+    reasons = {Path(q["input"]).name: q["reason"] for q in quarantine}
+    assert reasons.keys() == {"empty.txt", "scan.txt"} and reasons["empty.txt"] == "empty file"
+    assert all(q["input"].startswith(inbox["input"]) for q in quarantine)
+    # the re-run resumes: nothing is anonymized twice, the output stays complete
+    assert (again["processed"], again["already_done"], again["documents"]) == (0, 3, 3)
+
+
+def test_anonymize_output_is_versioned_on_the_s3_remote(
+    stack_env: Stack, project: Path, anonymized: list[FlowRun]
+) -> None:
+    tracked = anonymized[0].result["dvc"]
+    assert tracked["pushed"] and tracked["version"]["nfiles"] == 4
+    status = versioning.status(["data/anonymized.dvc"], repo=project)
+    assert status.clean, status.to_dict()
+    assert versioning.remotes(project)[versioning.default_remote(project)].startswith("s3://dvc/")
+
+
+def test_anonymize_progress_and_summary_artifacts(
+    stack_env: Stack, anonymized: list[FlowRun]
+) -> None:
+    found = artifacts(stack_env, anonymized[0])
+    assert found["anonymize-progress"]["type"] == "progress"
+    assert float(found["anonymize-progress"]["data"]) == 100.0
+    summary = found["anonymize-summary"]["data"]
+    assert "| in the output | 3 |" in summary and "empty file" in summary
+    assert flow_run(stack_env, anonymized[1])["state_type"] == "COMPLETED"
+
+
+# --- (d) privacy ----------------------------------------------------------------------------
+
+MIN_SURFACE = 5
+
+
+def sensitive_strings(docs: list[Document], texts: list[str]) -> set[str]:
+    """Gold span surfaces (surrogate names, places, streets …) and every longer line of the
+    input texts: neither may appear outside the documents and the anonymized outputs."""
+    found = {d.text[s.start : s.end].strip() for d in docs for s in d.spans}
+    found = {s for s in found if len(s) >= MIN_SURFACE and re.search(r"[A-Za-zÄÖÜäöüß]{3}", s)}
+    lines = {line.strip() for text in texts for line in text.splitlines()}
+    return found | {line for line in lines if len(line) >= 40}
+
+
+def prefect_haystack(stack: Stack, runs: list[FlowRun]) -> str:
+    ids = [r.id for r in runs]
+    logs = stack.prefect_all("/logs/filter", {"logs": {"flow_run_id": {"any_": ids}}})
+    arts = stack.prefect_all("/artifacts/filter", {"artifacts": {"flow_run_id": {"any_": ids}}})
+    flow_runs = stack.prefect("/flow_runs/filter", {"flow_runs": {"id": {"any_": ids}}})
+    tasks = stack.prefect_all("/task_runs/filter", {"flow_runs": {"id": {"any_": ids}}})
+    assert logs and arts and len(flow_runs) == len(ids) and tasks
+    return json.dumps([logs, arts, flow_runs, tasks], ensure_ascii=False)
+
+
+def mlflow_haystack(stack: Stack, tmp: Path) -> str:
+    client = registry.get_client(stack.cfg.mlflow_url)
+    experiment = client.get_experiment_by_name(registry.EXPERIMENT)
+    parts: list[Any] = []
+    for run in client.search_runs([experiment.experiment_id]):
+        parts += [run.info.run_name, run.data.params, run.data.tags]
+        local = client.download_artifacts(run.info.run_id, "reports", str(tmp / run.info.run_id))
+        parts += [p.read_text(encoding="utf-8") for p in sorted(Path(local).rglob("*.json"))]
+    model = client.get_registered_model(registry.MODEL_NAME)
+    parts += [model.tags, model.description]
+    for mv in client.search_model_versions(f"name = '{registry.MODEL_NAME}'"):
+        parts += [mv.tags, mv.description]
+    assert len(parts) > 10
+    return json.dumps(parts, ensure_ascii=False, default=str)
+
+
+def test_no_sensitive_text_outside_the_documents(
+    stack_env: Stack,
+    project: Path,
+    retrained: FlowRun,
+    worse: FlowRun,
+    anonymized: list[FlowRun],
+    inbox: dict[str, Any],
+    tmp_path: Path,
+) -> None:
+    runs = [retrained, worse, *anonymized]
+    evaluated = gold_docs(project, EVAL_DOCS)
+    needles = sensitive_strings(
+        evaluated + inbox["gold"], [d.text for d in evaluated] + list(inbox["texts"].values())
+    )
+    assert len(needles) > 50  # names from the gold sets and lines from every input
+    haystacks = {
+        "prefect": prefect_haystack(stack_env, runs),
+        "mlflow": mlflow_haystack(stack_env, tmp_path),
+        "stdout/stderr": "\n".join(r.stdout + r.stderr for r in runs),
+    }
+    for where, haystack in haystacks.items():
+        leaked = sorted(n for n in needles if n in haystack)
+        assert not leaked, f"{len(leaked)} sensitive strings in {where}"
