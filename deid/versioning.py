@@ -151,10 +151,13 @@ def _env(python_first: bool = False) -> dict[str, str]:
 def _run(
     command: Sequence[str], repo: Path, *, capture: bool = True, python_first: bool = False
 ) -> subprocess.CompletedProcess[str]:
+    env = _env(python_first)
+    if capture:  # DVC wraps its tables at the terminal width (80 without one): never split a URL
+        env["COLUMNS"] = "100000"
     proc = subprocess.run(
         list(command),
         cwd=repo,
-        env=_env(python_first),
+        env=env,
         capture_output=capture,
         text=True,
         check=False,
@@ -505,12 +508,18 @@ def checkout_corpus(
     except VersioningError:
         if sources is None:
             raise
+    recorded = (root / RAW_DVC).read_text(encoding="utf-8")
+    expected = corpus_version(RAW_DVC, repo=root).md5
     result = import_sources(root / Path(sources), root / RAW_DIR)
-    changed = _status_json([RAW_DVC], root)
-    if changed:
+    # with an empty cache DVC cannot compare and says "not in cache": commit the rebuilt
+    # files (this rehashes them), then insist on the recorded md5
+    run_dvc(["commit", "--force", RAW_DVC], root)
+    rebuilt = corpus_version(RAW_DVC, repo=root).md5
+    if rebuilt != expected or _status_json([RAW_DVC], root):
+        (root / RAW_DVC).write_text(recorded, encoding="utf-8")  # the record stays as it was
         raise VersioningError(
             f"data/raw rebuilt from {sources} ({len(result.added)} files added) does not match "
-            f"{RAW_DVC}: {json.dumps(changed)[:300]}"
+            f"{RAW_DVC}: md5 {rebuilt} instead of {expected}"
         )
     return CheckoutResult(corpus_version(RAW_DVC, repo=root), "imported")
 
