@@ -64,10 +64,12 @@ def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, str | None]:
     with registry.active_tracking(tracking_uri):
         local = resolve(model_uri)
     version = None
-    name, _, alias = model_uri.removeprefix("models:/").partition("@")
-    if model_uri.startswith("models:/") and alias:
-        mv = registry.alias_version(registry.get_client(tracking_uri), alias, name)
+    name, _, ref = model_uri.removeprefix("models:/").partition("@")
+    if model_uri.startswith("models:/") and ref:  # an alias: the version it points at now
+        mv = registry.alias_version(registry.get_client(tracking_uri), ref, name)
         version = str(mv.version) if mv is not None else None
+    elif model_uri.startswith("models:/") and name.rpartition("/")[2].isdigit():
+        version = name.rpartition("/")[2]
     get_run_logger().info("model %s (version %s)", model_uri, version or "n/a")
     return {"dir": str(local), "uri": model_uri, "version": version}
 

@@ -53,9 +53,9 @@ def publish_corpus(
     remote: str | None = None,
 ) -> dict[str, Any]:
     """Version data/raw (after importing ``sources``, if given), push it, commit the .dvc
-    file with ``message`` (none: only staged) and emit ``deid.corpus.pushed``."""
+    file with ``message`` (empty or none: only staged) and emit ``deid.corpus.pushed``."""
     imported = import_sources(project_dir, sources) if sources else None
-    tracked = track_and_push(project_dir, message, remote)
+    tracked = track_and_push(project_dir, message or None, remote)
     emit_corpus_pushed(tracked["version"], tracked["commit"], project_dir)
     get_run_logger().info(
         "corpus version %s pushed (commit %s)", tracked["version"]["md5"], tracked["commit"]
