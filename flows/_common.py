@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-logger = logging.getLogger("flows")
-
 ARTIFACT_KEY = re.compile(r"[^a-z0-9-]+")
 
 
@@ -97,6 +95,16 @@ def mlflow_links(
 # --- the command line ----------------------------------------------------------------------
 
 
+def console_logging() -> None:
+    """Prefect prints (and ships to its API) the flow and task logs and, with
+    ``PREFECT_LOGGING_EXTRA_LOGGERS=deid``, deid's own INFO lines. A root NullHandler keeps the
+    stages' ``logging.basicConfig`` from printing everything a second time; httpx's line per
+    API request is dropped."""
+    logging.getLogger().addHandler(logging.NullHandler())
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("deid").setLevel(logging.INFO)
+
+
 def _base_type(annotation: Any) -> Any:
     """``str | None`` → ``str``; string annotations (``from __future__``) are resolved."""
     if isinstance(annotation, str):
@@ -126,9 +134,7 @@ def run_cli(flow: Any, argv: Sequence[str] | None = None) -> None:
     ``--gold-sets '{"ler": "…"}'``). The last line printed is JSON: the flow run's id, its
     final state and the result (or the state's message); the exit status is 1 unless the
     run completed."""
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    console_logging()
     parser = argparse.ArgumentParser(
         prog=f"python -m flows.{flow.fn.__module__.split('.')[-1]}",
         description=(flow.description or "").strip().splitlines()[0],

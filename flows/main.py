@@ -90,15 +90,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     os.environ.update(embedded_defaults(ROOT))
 
-    import logging
-
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    from flows._common import console_logging
     from flows.anonymize import anonymize
     from flows.corpus import publish_corpus
     from flows.retrain import retrain
 
+    console_logging()
     project = str(ROOT)
     _run(publish_corpus, project_dir=project, sources="data/sources", message=None)
     trained = _run(
