@@ -7,7 +7,6 @@ import argparse
 import inspect
 import json
 import logging
-import re
 import sys
 import time
 import types
@@ -18,16 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ARTIFACT_KEY = re.compile(r"[^a-z0-9-]+")
-
 
 class StageFailed(RuntimeError):
     """A ``pipelines`` stage ended with ``SystemExit`` (its message names counts and paths)."""
-
-
-def artifact_key(*parts: str) -> str:
-    """A Prefect artifact key: lowercase letters, digits and dashes only."""
-    return ARTIFACT_KEY.sub("-", "-".join(parts).lower()).strip("-")
 
 
 def in_project(project_dir: str | Path, path: str | Path) -> Path:

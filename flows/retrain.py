@@ -43,14 +43,18 @@ def artifact_location_for(project_dir: str, uri: str, explicit: str | None) -> s
 
 
 @task(name="train-model", cache_policy=NO_CACHE)
-def train_model(project_dir: str, params_path: str, profile: str | None, output_dir: str) -> Any:
-    """One training run on the corpus and its placeholders (profile tiny | small | base)."""
+def train_model(
+    project_dir: str, params_path: str, profile: str | None, output_dir: str | None
+) -> Any:
+    """One training run on the corpus and its placeholders (profile tiny | small | base);
+    the pipeline goes to ``output_dir``, default ``models/<profile>``."""
     from deid.settings import load_settings
     from deid.train_model import run_training
 
     settings = load_settings(in_project(project_dir, params_path), profile)
     out = run_training(
-        in_project(project_dir, "data/corpus"), in_project(project_dir, output_dir), settings,
+        in_project(project_dir, "data/corpus"),
+        in_project(project_dir, output_dir or f"models/{settings.profile}"), settings,
         placeholders_path=in_project(project_dir, "data/work/placeholders.jsonl"),
     )  # fmt: skip
     get_run_logger().info(
@@ -212,9 +216,7 @@ def retrain(
     with durations.step("validate data"):
         validate_data(project_dir, params_path)
     with durations.step("train"):
-        output = train_model(
-            project_dir, params_path, profile, model_dir or f"models/{profile or 'latest'}"
-        )
+        output = train_model(project_dir, params_path, profile, model_dir)
     with durations.step("register"):
         info = register_model(
             output,

@@ -191,6 +191,24 @@ def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowR
     assert retrained.result["links"]["run"] in found["mlflow-run"]["data"]  # a link artifact
 
 
+def test_failed_data_check_fails_the_run_with_a_readable_report(
+    stack_env: Stack, project: Path, retrained: FlowRun
+) -> None:
+    params = yaml.safe_load((project / "params.yaml").read_text(encoding="utf-8"))
+    params["validate"]["min_label_spans"] = 10**9  # no corpus has that many PERSON spans
+    (project / "params.strict.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    run = stack_env.run_flow(
+        "validate", "--project-dir", str(project), "--params-path", "params.strict.yaml", cwd=project, expect_ok=False
+    )  # fmt: skip
+    assert run.returncode == 1 and run.report["state"] == "FAILED"
+    assert "data checks failed: training_set" in run.report["message"]
+    assert "Data Docs: " in run.report["message"] and "index.html" in run.report["message"]
+    found = artifacts(stack_env, run)
+    report = found["data-validation"]["data"]
+    assert "| training_set | **FAILED** |" in report and "| corpus_integrity | passed |" in report
+    assert "index.html" in found["data-docs"]["data"]
+
+
 # --- (b) a worse model ----------------------------------------------------------------------
 
 
@@ -354,7 +372,8 @@ def test_no_sensitive_text_outside_the_documents(
     inbox: dict[str, Any],
     tmp_path: Path,
 ) -> None:
-    runs = [retrained, worse, *anonymized]
+    runs = list(stack_env.runs)  # every flow run of this session so far, failed ones too
+    assert {retrained.id, worse.id, *(r.id for r in anonymized)} <= {r.id for r in runs}
     evaluated = gold_docs(project, EVAL_DOCS)
     needles = sensitive_strings(
         evaluated + inbox["gold"], [d.text for d in evaluated] + list(inbox["texts"].values())
