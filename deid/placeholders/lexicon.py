@@ -221,7 +221,7 @@ STREET_WORD = re.compile(
 MONEY_AFTER = re.compile(r"^\s*>?\s*(?:€|EUR\b|Euro\b|DM\b|CHF\b|\$|USD\b|Mio\.|Millionen\b|Tsd\.)")
 MONEY_BEFORE = re.compile(r"(?:€|EUR|Euro|Betrag|Höhe von|iHv\.|i\.\s?H\.\s?v\.|Summe|Preis)\s*$")
 ID_CUES = re.compile(
-    r"(?:Nr\.|Nummer|-Nr\.|Az\.|AZ:?|Aktenzeichen|Geschäftszeichen|Flurstück(?:s)?(?:-?Nr\.)?|"
+    r"(?:Nr\.|Nummer|-Nr\.|Az\.|AZ:?|Aktenzeichen|Geschäftszeichen|\bZeichen|Flurstück(?:s)?(?:-?Nr\.)?|"
     r"Flur-?Nr\.|Fl\.\s?Nr\.|FlNr\.|Kennzeichen|Steuernummer|IBAN|Konto|Kontonummer|"
     r"Vertragsnummer|Registernummer|HRB|HRA|Blatt|Grundbuch(?:blatt)?|Bescheid-?Nr\.|"
     r"Versicherungsnummer|Personalnummer|Kundennummer|Rechnungsnummer|Tagebuch-?Nr\.)\s*:?\s*$"
@@ -230,6 +230,9 @@ DATE_BEFORE = re.compile(r"(?:\bam|\bvom|\bseit|\bbis|\bab|geboren|geb\.|Geburts
 
 # --- words that make a single letter NOT a placeholder -----------------------------------
 # A letter after these is a list item, an outline or a category ("Anlage K 3", "Teil B").
+# Categories that also name one real building or site: "Gebäude „D.“", "Haus „S.“" (an
+# abbreviated name in quotes); "Gebäude B" without quotes and period stays a designation.
+BUILDING_CATEGORIES: frozenset[str] = frozenset("Haus Gebäude Halle Station Terminal".split())
 CATEGORY_BEFORE: frozenset[str] = frozenset(
     """Anlage Anlagen Anl. Anhang Anh. Buchstabe Buchstaben Buchst. lit. Ziffer Ziff. Nr. Teil
     Teils Abschnitt Abschnitts Abschn. Spalte Kapitel Kap. Band Bd. Entgeltgruppe

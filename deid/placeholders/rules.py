@@ -175,8 +175,8 @@ def real_name_after(w: Window) -> bool:
     """Initial followed by a surname-like word: a real, abbreviated name ("M. Rennpferdt").
     After a role or a place/organization cue the next capitalized word is ordinary text
     ("der Zeuge K. Vorhalte", "in L. Dienst", "VEB H. Frankfurt")."""
-    if not w.after or w.after[0].sep.strip():
-        return False
+    if not w.after or w.after[0].sep.strip() or not w.raw_after(1).isspace():
+        return False  # "von A., Blatt …": punctuation ends the name
     if _legal_form_after_next_word(w):
         return False
     role = role_before(w)
@@ -364,6 +364,7 @@ def _judge_ellipsis(cand: Candidate, w: Window) -> Verdict:
     quote_edge = before1 in "„\"“‚»" or after1 in "“\"”‘«"
     if quote_edge and not (
         role_before(w) or title_before(w) or _placeholder_neighbour(w) or location_cue_before(w)
+        or lx.ID_CUES.search(w.raw_before(30))  # "„Bescheid mit Zeichen …“"
     ):
         return reject("omission-quote-edge")
     if w.raw_after(6).lstrip().startswith(("usw", "etc")):
@@ -416,7 +417,8 @@ def _judge_initials(cand: Candidate, w: Window) -> Verdict:
         return reject("abbreviation-sequence")  # "i. S.", "d. A.", "a. F."
     if w.after and _LOWER_ABBREV.match(w.next()) and not w.next_sep().strip() and not role:
         return reject("abbreviation-sequence")  # "D. h.", "L. u. P."
-    if _quoted_initial(w) and not category_before(w) and w.prev() not in _OUTLINE_PREV:
+    named_building = surface.endswith(".") and w.prev() in lx.BUILDING_CATEGORIES  # Gebäude „D.“
+    if _quoted_initial(w) and (named_building or not category_before(w)) and w.prev() not in _OUTLINE_PREV:
         return _accept(cand, w, "initials-quoted")  # thesis: letters in quotes ('"A."')
     if w.prev() in ("und", "oder", "sowie", "bzw.") and len(w.before) > 1 and re.fullmatch(r"[A-Z]{1,2}\d?", w.before[1].text):
         return reject("code-list")  # "Fahrerlaubnis der Klassen A, B, C1 und L."

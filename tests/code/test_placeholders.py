@@ -62,6 +62,11 @@ MUST_FIRE = [
     ("Sie unterhält Rettungswachen in G, P und S.", [("G", "LOCATION"), ("P", "LOCATION"), ("S.", "LOCATION")]),
     # quoted letters after an article or role
     ("Firmen „S“ und „D“ bearbeitete sie", [("S", "ORGANIZATION"), ("D", "ORGANIZATION")]),
+    # punctuation ends an initial: "A., Blatt" is no abbreviated real name "A. Blatt"
+    ("Als Eigentümerin ist sie im Grundbuch von A., Blatt 1234, eingetragen.", [("A.", "LOCATION")]),
+    # a quoted, abbreviated name of a building; an ellipsis after an ID cue at a quote's edge
+    ("Die Wohnung liegt im Haus „S.“ am Marktplatz.", [("S.", "PERSON")]),
+    ("Er legte „Widerspruch gegen den Bescheid mit Zeichen …“ ein.", [("…", "ID")]),
 ]
 
 MUST_NOT_FIRE = [
@@ -95,6 +100,9 @@ MUST_NOT_FIRE = [
     "mit dem Anfangsbuchstaben „J“ und dem Vokal „E“ der Widerspruchsmarke",
     "Die Blöcke B und C des Kernkraftwerks sowie das Influenzavirus A und B",
     "das Merkzeichen G und Vitamin D sowie Hepatitis B",
+    "Die Räume im Gebäude B der Anlage sowie die Anlage „A“ zum Vertrag und das Gebäude „B“",
+    "Das Zeichen ist als Wortmarke eingetragen.",
+    "so im Aufsatz von A. Blatt, NJW 2001, 3",
 ]
 
 

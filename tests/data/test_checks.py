@@ -24,13 +24,19 @@ from deid.checks.tables import load_splits
 from deid.schema import Span
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "data" / "corpus"
 PARAMS = ROOT / "params.yaml"
 GX = ROOT / "gx"
 
-pytestmark = pytest.mark.skipif(
-    not (CORPUS / "manifest.json").exists(), reason="corpus not built: run 'deid corpus build'"
-)
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """The corpus as the pipeline builds it from the bundled sources (a fresh checkout has
+    none): built once per module into a temporary folder, never into the checkout."""
+    from deid.corpus import build_corpus
+
+    out = tmp_path_factory.mktemp("corpus")
+    build_corpus(ROOT / "data" / "sources", out)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +54,8 @@ def params():
 
 
 @pytest.fixture(scope="module")
-def splits():
-    return load_splits(CORPUS)
+def splits(corpus):
+    return load_splits(corpus)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +75,7 @@ def project(tmp_path) -> Path:
 
 
 def corrupted_corpus(
-    tmp_path: Path, split: str, extra: list[dict], drop_from: dict | None = None
+    corpus: Path, tmp_path: Path, split: str, extra: list[dict], drop_from: dict | None = None
 ) -> Path:
     """A corpus folder whose ``split`` file gets ``extra`` records appended; ``drop_from``
     ({split: id}) removes one document from another split. Other files are symlinked."""
@@ -77,7 +83,7 @@ def corrupted_corpus(
     out.mkdir()
     drop_from = drop_from or {}
     for name in ("train", "validation", "test", "manifest"):
-        src = CORPUS / (f"{name}.json" if name == "manifest" else f"{name}.jsonl")
+        src = corpus / (f"{name}.json" if name == "manifest" else f"{name}.jsonl")
         if name != split and name not in drop_from:
             (out / src.name).symlink_to(src)
             continue
@@ -100,8 +106,8 @@ def assert_numbers_only(result: CheckResult) -> None:
 # --- the real data passes -------------------------------------------------------------------
 
 
-def test_corpus_integrity_passes(params, placeholders, project):
-    result = run_corpus_integrity(CORPUS, params, placeholders=placeholders, project_dir=project)
+def test_corpus_integrity_passes(corpus, params, placeholders, project):
+    result = run_corpus_integrity(corpus, params, placeholders=placeholders, project_dir=project)
     assert result.success, result.summary
     assert result.statistics["reserved_outside_test"] == 0
     assert result.docs_path is not None and result.docs_path.name == "index.html"
@@ -111,15 +117,15 @@ def test_corpus_integrity_passes(params, placeholders, project):
     )
 
 
-def test_training_set_passes(params, placeholders, project):
-    result = run_training_set(CORPUS, params, placeholders=placeholders, project_dir=project)
+def test_training_set_passes(corpus, params, placeholders, project):
+    result = run_training_set(corpus, params, placeholders=placeholders, project_dir=project)
     assert result.success, result.summary
     assert result.statistics["spans_PERSON"] >= params.min_label_spans
     assert result.docs_path.exists()
 
 
-def test_placeholder_quality_passes(params, project):
-    result = run_placeholder_quality(CORPUS, params, project_dir=project)
+def test_placeholder_quality_passes(corpus, params, project):
+    result = run_placeholder_quality(corpus, params, project_dir=project)
     assert result.success, result.summary
     assert result.statistics["ler_adjudicated.recall"] >= params.min_recall
     assert result.statistics["bavaria.precision"] >= params.min_precision
@@ -129,13 +135,13 @@ def test_placeholder_quality_passes(params, project):
 # --- corrupted inputs fail, naming the expectation -------------------------------------------
 
 
-def _first(split: str) -> dict:
-    with open(CORPUS / f"{split}.jsonl", encoding="utf-8") as fh:
+def _first(corpus: Path, split: str) -> dict:
+    with open(corpus / f"{split}.jsonl", encoding="utf-8") as fh:
         return json.loads(fh.readline())
 
 
-def _reserved_test_doc() -> dict:
-    with open(CORPUS / "test.jsonl", encoding="utf-8") as fh:
+def _reserved_test_doc(corpus: Path) -> dict:
+    with open(corpus / "test.jsonl", encoding="utf-8") as fh:
         return next(r for r in map(json.loads, fh) if r.get("court") == "bavaria")
 
 
@@ -153,15 +159,16 @@ EMPTY = {"id": "dec-bag-empty-stub", "text": "", "court": "bag",
     ],
 )
 def test_corpus_integrity_fails_on_corruption(
-    case, split, expected, params, placeholders, project, tmp_path
+    case, split, expected, corpus, params, placeholders, project, tmp_path
 ):
+    reserved = _reserved_test_doc(corpus)
     extra, drop = {
-        "duplicate_id": ([_first("train")], None),
+        "duplicate_id": ([_first(corpus, "train")], None),
         "empty_text": ([EMPTY], None),
-        "reserved_in_train": ([_reserved_test_doc()], {"test": _reserved_test_doc()["id"]}),
+        "reserved_in_train": ([reserved], {"test": reserved["id"]}),
     }[case]
-    corpus = corrupted_corpus(tmp_path, split, extra, drop)
-    result = run_corpus_integrity(corpus, params, placeholders=placeholders, project_dir=project)
+    broken = corrupted_corpus(corpus, tmp_path, split, extra, drop)
+    result = run_corpus_integrity(broken, params, placeholders=placeholders, project_dir=project)
     assert not result.success
     assert set(result.failed_checks) == expected, result.summary
     assert_numbers_only(result)
@@ -174,16 +181,18 @@ def test_corpus_integrity_fails_on_corruption(
     "case, expected",
     [("reserved_in_train", {"no_reserved_documents"}), ("unknown_label", {"labels_known"})],
 )
-def test_training_set_fails_on_corruption(case, expected, params, placeholders, project, tmp_path):
+def test_training_set_fails_on_corruption(
+    case, expected, corpus, params, placeholders, project, tmp_path
+):
     phs = dict(placeholders)
+    target = corpus
     if case == "reserved_in_train":
-        doc = _reserved_test_doc()
-        corpus = corrupted_corpus(tmp_path, "train", [doc], {"test": doc["id"]})
+        doc = _reserved_test_doc(corpus)
+        target = corrupted_corpus(corpus, tmp_path, "train", [doc], {"test": doc["id"]})
     else:
-        corpus = CORPUS
-        victim = _first("train")["id"]
+        victim = _first(corpus, "train")["id"]
         phs[victim] = [*phs[victim], Span(0, 1, "NAME")]
-    result = run_training_set(corpus, params, placeholders=phs, project_dir=project)
+    result = run_training_set(target, params, placeholders=phs, project_dir=project)
     assert not result.success
     assert set(result.failed_checks) == expected, result.summary
     failure = result.failed[0]
@@ -194,13 +203,13 @@ def test_training_set_fails_on_corruption(case, expected, params, placeholders, 
     assert_numbers_only(result)
 
 
-def test_placeholder_quality_fails_when_half_the_placeholders_are_missed(params, project):
+def test_placeholder_quality_fails_when_half_the_placeholders_are_missed(corpus, params, project):
     from deid.placeholders import detect_placeholders
 
     def half_blind(text: str) -> list[Span]:
         return detect_placeholders(text)[::2]
 
-    result = run_placeholder_quality(CORPUS, params, detect=half_blind, project_dir=project)
+    result = run_placeholder_quality(corpus, params, detect=half_blind, project_dir=project)
     assert not result.success
     assert set(result.failed_checks) == {"min_recall"}, result.summary
     (failure,) = result.failed
@@ -252,10 +261,12 @@ def test_tables_carry_no_text(splits, placeholders):
             assert table[column].nunique() <= 12, column
 
 
-def test_gx_artifacts_hold_no_document_text(params, placeholders, project, tmp_path, splits):
+def test_gx_artifacts_hold_no_document_text(
+    corpus, params, placeholders, project, tmp_path, splits
+):
     """Validation results and Data Docs of a failing run contain no text of any document."""
-    corpus = corrupted_corpus(tmp_path, "validation", [_first("train")])
-    result = run_corpus_integrity(corpus, params, placeholders=placeholders, project_dir=project)
+    broken = corrupted_corpus(corpus, tmp_path, "validation", [_first(corpus, "train")])
+    result = run_corpus_integrity(broken, params, placeholders=placeholders, project_dir=project)
     assert not result.success
     snippets = {d.text[:40] for docs in splits.values() for d in docs[:25] if len(d.text) >= 40}
     written = [
@@ -283,21 +294,21 @@ def test_stored_suites_match_params():
         assert _without_ids(stored["expectations"]) == _without_ids(want), name
 
 
-def test_cli_exits_nonzero_with_summary(params, placeholders, project, tmp_path):
+def test_cli_exits_nonzero_with_summary(corpus, params, placeholders, project, tmp_path):
     from typer.testing import CliRunner
 
     from deid.cli import app
     from deid.io import write_jsonl
     from deid.schema import spans_to_dicts
 
-    corpus = corrupted_corpus(tmp_path, "validation", [_first("train")])
+    broken = corrupted_corpus(corpus, tmp_path, "validation", [_first(corpus, "train")])
     ph_file = tmp_path / "placeholders.jsonl"
     write_jsonl(
         ph_file, ({"id": k, "placeholders": spans_to_dicts(v)} for k, v in placeholders.items())
     )
     result = CliRunner().invoke(
         app,
-        ["check", "corpus", "--corpus", str(corpus), "--params", str(PARAMS), "--gx", str(project),
+        ["check", "corpus", "--corpus", str(broken), "--params", str(PARAMS), "--gx", str(project),
          "--placeholders", str(ph_file)],
     )  # fmt: skip
     assert result.exit_code == 1, result.output
