@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 from tqdm.auto import tqdm
-from transformers import PreTrainedModel, PreTrainedTokenizerFast, get_linear_schedule_with_warmup
+from transformers import PreTrainedModel, PreTrainedTokenizerFast
 
 from deid.elements import Confusion, element_confusion, text_elements
 from deid.ner import InferenceConfig, TokenClassifier, pick_device
@@ -216,6 +216,30 @@ def calibrate_threshold(
     return best["threshold"], rows
 
 
+class BudgetedLinearSchedule:
+    """Linear warm-up, then linear decay to zero at ``total`` optimizer steps.
+
+    With a wall-clock budget (``max_seconds``) the planned epochs rarely all fit: a schedule
+    planned for them would stop with the learning rate still high. ``fit_budget`` shortens
+    ``total`` to the steps that fit in the time left, measured on the epochs done (training
+    and validation), so the rate reaches zero when the budget ends."""
+
+    def __init__(self, warmup: int, total: int) -> None:
+        self.warmup = max(0, warmup)
+        self.total = max(1, total)
+
+    def __call__(self, step: int) -> float:
+        if step < self.warmup:
+            return step / max(1, self.warmup)
+        return max(0.0, (self.total - step) / max(1, self.total - self.warmup))
+
+    def fit_budget(self, steps_done: int, seconds_done: float, seconds_left: float) -> None:
+        if steps_done <= 0 or seconds_done <= 0:
+            return
+        fitting = steps_done + int(seconds_left / (seconds_done / steps_done))
+        self.total = max(steps_done + 1, min(self.total, fitting))
+
+
 def train(
     model: PreTrainedModel,
     tokenizer: PreTrainedTokenizerFast,
@@ -245,7 +269,9 @@ def train(
     steps_per_epoch = max(1, math.ceil(len(first) / batch_size / cfg.grad_accum))
     total_steps = steps_per_epoch * cfg.epochs
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
-    scheduler = get_linear_schedule_with_warmup(optimizer, int(cfg.warmup_ratio * total_steps), total_steps)
+    schedule = BudgetedLinearSchedule(int(cfg.warmup_ratio * total_steps), total_steps)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
+    optimizer_steps = 0
     scaler = torch.amp.GradScaler("cuda", enabled=precision == "fp16")
     amp_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(precision)
 
@@ -286,6 +312,7 @@ def train(
                 scaler.step(optimizer)
                 scaler.update()
                 scheduler.step()
+                optimizer_steps += 1
                 optimizer.zero_grad(set_to_none=True)
             losses.append(float(loss.detach()))
             tokens += int(inputs["attention_mask"].sum())
@@ -325,6 +352,9 @@ def train(
         if cfg.max_seconds and time.perf_counter() - started > cfg.max_seconds:
             stopped_early = True
             break
+        if cfg.max_seconds:
+            spent = time.perf_counter() - started
+            schedule.fit_budget(optimizer_steps, spent, cfg.max_seconds - spent)
     if best_state is not None:
         model.load_state_dict(best_state)
     model.eval()

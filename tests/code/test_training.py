@@ -126,3 +126,21 @@ def test_reserved_documents_never_reach_training() -> None:
     reserved = Document("ler-bgh-0001", "Der Zeuge K. sagte aus.", court="bgh", meta={"corpus": "ler"})
     with pytest.raises(ReservedDataError):
         source_documents([reserved], {})
+
+
+def test_budgeted_schedule_reaches_zero_when_the_time_budget_ends() -> None:
+    """Planned for 14 epochs of 100 steps, but 2 epochs took 200 s of a 500 s budget: the rate
+    must decay to zero by step 500 (the steps that fit), not stay high at the cut-off."""
+    from deid.trainer import BudgetedLinearSchedule
+
+    schedule = BudgetedLinearSchedule(warmup=70, total=1400)
+    assert schedule(35) == 0.5 and schedule(70) == 1.0
+    before = schedule(400)
+    schedule.fit_budget(steps_done=200, seconds_done=200.0, seconds_left=300.0)
+    assert schedule.total == 500
+    assert schedule(400) < before
+    assert schedule(500) == 0.0 and schedule(499) > 0.0
+    schedule.fit_budget(steps_done=300, seconds_done=100.0, seconds_left=10_000.0)
+    assert schedule.total == 500  # a budget never lengthens the plan
+    schedule.fit_budget(steps_done=0, seconds_done=0.0, seconds_left=10.0)
+    assert schedule.total == 500
