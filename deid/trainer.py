@@ -152,7 +152,9 @@ def token_loss(
     logp = F.log_softmax(logits, dim=-1)
     known = labels >= 0
     partial = labels == NOT_SENSITIVE_INDEX
-    total = logits.new_zeros(())
+    # zero still tied to the graph: a batch without any labelled token (masking mode with
+    # candidates) must give a loss that backward() accepts, not a constant
+    total = logits.sum() * 0.0
     norm = logits.new_zeros(())
     if known.any():
         target = labels[known]

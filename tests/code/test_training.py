@@ -144,3 +144,16 @@ def test_budgeted_schedule_reaches_zero_when_the_time_budget_ends() -> None:
     assert schedule.total == 500  # a budget never lengthens the plan
     schedule.fit_budget(steps_done=0, seconds_done=0.0, seconds_left=10.0)
     assert schedule.total == 500
+
+
+def test_a_batch_without_labelled_tokens_still_backpropagates() -> None:
+    """Masking with candidates scores only candidates: a batch may have none (all -100)."""
+    import torch
+
+    from deid.trainer import token_loss
+
+    logits = torch.randn(2, 5, 3, requires_grad=True)
+    labels = torch.full((2, 5), -100)
+    loss = token_loss(logits.view(-1, 3), labels.view(-1), torch.ones(3), torch.tensor([0]), 0.5)
+    loss.backward()
+    assert float(loss) == 0.0 and logits.grad is not None and float(logits.grad.abs().sum()) == 0.0
