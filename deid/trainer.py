@@ -273,7 +273,6 @@ def train(
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
     schedule = BudgetedLinearSchedule(int(cfg.warmup_ratio * total_steps), total_steps)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
-    optimizer_steps = 0
     scaler = torch.amp.GradScaler("cuda", enabled=precision == "fp16")
     amp_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(precision)
 
@@ -314,7 +313,6 @@ def train(
                 scaler.step(optimizer)
                 scaler.update()
                 scheduler.step()
-                optimizer_steps += 1
                 optimizer.zero_grad(set_to_none=True)
             losses.append(float(loss.detach()))
             tokens += int(inputs["attention_mask"].sum())
@@ -356,7 +354,7 @@ def train(
             break
         if cfg.max_seconds:
             spent = time.perf_counter() - started
-            schedule.fit_budget(optimizer_steps, spent, cfg.max_seconds - spent)
+            schedule.fit_budget(scheduler.last_epoch, spent, cfg.max_seconds - spent)  # steps so far
     if best_state is not None:
         model.load_state_dict(best_state)
     model.eval()

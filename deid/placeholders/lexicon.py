@@ -230,9 +230,6 @@ DATE_BEFORE = re.compile(r"(?:\bam|\bvom|\bseit|\bbis|\bab|geboren|geb\.|Geburts
 
 # --- words that make a single letter NOT a placeholder -----------------------------------
 # A letter after these is a list item, an outline or a category ("Anlage K 3", "Teil B").
-# Categories that also name one real building or site: "Gebäude „D.“", "Haus „S.“" (an
-# abbreviated name in quotes); "Gebäude B" without quotes and period stays a designation.
-BUILDING_CATEGORIES: frozenset[str] = frozenset("Haus Gebäude Halle Station Terminal".split())
 CATEGORY_BEFORE: frozenset[str] = frozenset(
     """Anlage Anlagen Anl. Anhang Anh. Buchstabe Buchstaben Buchst. lit. Ziffer Ziff. Nr. Teil
     Teils Abschnitt Abschnitts Abschn. Spalte Kapitel Kap. Band Bd. Entgeltgruppe
@@ -253,6 +250,9 @@ CATEGORY_BEFORE: frozenset[str] = frozenset(
     Gliederungspunkt Gliederungspunkte Tenorziffer Nummer Nummern Spiegelstrich Fall Fälle Falls
     Reihe Unterreihe Serie Abschnitte Varianten Stufen Typus Kategorien""".split()
 )
+# Categories that also name one real building or site: "Gebäude „D.“", "Haus „S.“" (an
+# abbreviated name in quotes); "Gebäude B" without quotes and period stays a designation.
+BUILDING_CATEGORIES: frozenset[str] = frozenset("Haus Gebäude Halle Station Terminal".split())
 # A letter in these sequences is part of an abbreviation, not a placeholder.
 ABBREVIATIONS = re.compile(
     r"(?<![\w.])(?:z\.\s?B\.|a\.\s?a\.\s?O\.|a\.\s?F\.|n\.\s?F\.|i\.\s?V\.\s?m\.|"
