@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from deid.recognizers.base import Pattern, PatternRecognizer, Recognizer, resolve_overlaps
+from deid.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
 from deid.recognizers.bic import BicRecognizer
 from deid.recognizers.brand_number import BrandNumberRecognizer
 from deid.recognizers.contract_number import ContractNumberRecognizer
@@ -17,6 +18,7 @@ from deid.recognizers.date_of_birth import DateOfBirthRecognizer
 from deid.recognizers.email import EmailRecognizer
 from deid.recognizers.iban import IbanRecognizer
 from deid.recognizers.license_plate import LicensePlateRecognizer
+from deid.recognizers.parcel_number import ParcelNumberRecognizer
 from deid.recognizers.patent import PatentRecognizer
 from deid.recognizers.permit_number import PermitNumberRecognizer
 from deid.recognizers.phone import PhoneRecognizer
@@ -52,6 +54,9 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.brand_number.v1": BrandNumberRecognizer,
     "deid.recognizers.permit_number.v1": PermitNumberRecognizer,
     "deid.recognizers.contract_number.v1": ContractNumberRecognizer,
+    "deid.recognizers.parcel_number.v1": ParcelNumberRecognizer,
+    "deid.recognizers.street_address.v1": StreetAddressRecognizer,
+    "deid.recognizers.postal_town.v1": PostalTownRecognizer,
     "deid.recognizers.date_of_birth.v1": DateOfBirthRecognizer,
 }
 

@@ -46,6 +46,18 @@ class Pattern:
     flags: int = 0
 
 
+def list_item_patterns(
+    name: str, head: str, item: str, separator: str, score: float, max_items: int, tail: str = ""
+) -> tuple[Pattern, ...]:
+    """One pattern per position of a list that ``head`` introduces ("Fl.Nrn. 12/3, 12/4 und
+    15"): the k-th further ``item`` is the value. Python's ``re`` has no variable-length
+    look-behind, so each position is its own fixed-shape pattern."""
+    return tuple(
+        Pattern(f"{name}_{k}", rf"{head}(?:{item}{separator}){{{k}}}(?P<value>{item}){tail}", score)
+        for k in range(1, max_items)
+    )
+
+
 class Recognizer(Protocol):
     """What the pipeline needs from any recognizer (rule-based or not)."""
 

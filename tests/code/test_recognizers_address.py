@@ -1,0 +1,54 @@
+"""Addresses: street + house number(s) and postal code + town fire; years, amounts and legal
+"ways" do not."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "mit der Anschrift [[Ziegeleiweg 8]], [[10]], [[12]], [[14]], 96482 Ahorn",
+        "Das Anwesen „[[Am Dornberg 3]]“ liegt an einem Hang",
+        "unter deren neuer Anschrift „[[Hohenwarter Straße 41]], 85276 Pfaffenhofen a. d. Ilm“",
+        "wohnhaft in der [[Otto-Hahn-Str. 12a]] in Leipzig",
+        "am Standort [[Martin-Luther-Platz 2-4]] in Augsburg",
+        "des Anwesens [[Ziegeleiweg 10]], [[12]] und [[14]] sei es",
+        # negatives: no house number, years and measures, legal ways, numbered points
+        "In der Schillerstraße befindet sich eine Grundschule",
+        "Im Jahr 2019 wurde der Bescheid erlassen",
+        "Am Ende 3 Wochen später",
+        "Im Streitjahr 2010 wird der Kläger",
+        "In den Unteransprüchen 7 und 11",
+        "Am Stichtag 30. Juni 1990",
+        "Am Handgriff 2 ist ein Schaft",
+        "der Verwaltungsrechtsweg 2 ist eröffnet",
+        "auf der Bahnhofstraße 30 km/h gefahren",
+        "Die Bundesstraße 308 verläuft",
+    ],
+)
+def test_street_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizer(), marked, "STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Ziegeleiweg 8, [[96482 Ahorn]], das unmittelbar angrenzt",
+        "Scharfenbergstraße 92 in [[84347 Pfarrkirchen]] ab",
+        "Hohenwarter Straße 41, [[85276 Pfaffenhofen a. d. Ilm]]“ zuzustellen",
+        "Kellerstraße 7, [[85283 Wolnzach]]",
+        # negatives: amounts and counts, postal-code-less towns, numbers inside other numbers
+        "ein Betrag von 12.500, 10000 Euro und mehr",
+        "in 12000 Fällen",
+        "die Stadt Sch. 127815 Einwohner",
+        "Az. 1100 Js 28714/20",
+        "vgl. VGH München BeckRS 2020, 24670 Rn. 11; BeckRS 2015, 50379 Rdnr. 19",
+    ],
+)
+def test_postal_town_table(marked: str) -> None:
+    check_table_row(PostalTownRecognizer(), marked, "POSTAL_TOWN")

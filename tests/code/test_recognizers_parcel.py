@@ -1,0 +1,31 @@
+"""Land parcel numbers: labelled numbers and list items fire, bare fractions never do."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.recognizers.parcel_number import ParcelNumberRecognizer
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "für den Standort auf Fl.Nr. [[421/5]] Gemarkung Bühl",
+        "Die Werbeanlage auf dem Grundstück Fl.Nr. [[1147/3]] (Anordnung Nr. 1) befindet sich",
+        "das Grundstück Flurstück Nr. [[4938]] der Gemarkung",
+        "Eigentümer der Grundstücke FlNrn. [[12/3]], [[12/4]] und [[15]] der Gemarkung",
+        "auf dem Flurstück [[118/2]] errichtet",
+        "Flur-Nr.: [[77/12]]",
+        "Flst. Nr. [[2031a]] ist bebaut",
+        # negatives: placeholders of the published corpus, fractions and citations without a label
+        "Flur-Nr. xx/001 und Flurstück B",
+        "Flurstücke j, k, l, m, n und o",
+        "Beschluss vom 12/18 und 3/19",
+        "§ 34 Abs. 1 BauGB, Nr. 12/3 und 4",
+        "nach Anlage 1 Nr. 421/5 der Verordnung",
+        "die Flurstücke wurden 2019 und 2020 geteilt",
+    ],
+)
+def test_parcel_table(marked: str) -> None:
+    check_table_row(ParcelNumberRecognizer(), marked, "PARCEL_NUMBER")
