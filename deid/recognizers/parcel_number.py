@@ -29,4 +29,13 @@ class ParcelNumberRecognizer(PatternRecognizer):
     PATTERNS = (
         Pattern("parcel_labelled", rf"(?<![\w.]){_KEY}:?{_S}(?P<value>{_NUMBER}){NUM_RIGHT}", 0.85),
         # "Fl.Nrn. 421/5, 421/6 und 422": the further items of a labelled list
-        *list_item_patterns("parcel_list_item", rf"(?<![\w.]){_KEY}:?{_S}", _NUMBER, _ITEM_SEP, 0.8, _MAX_ITEMS, NUM_RIGHT),
+        *list_item_patterns(
+            "parcel_list_item",
+            rf"(?<![\w.]){_KEY}:?{_S}",
+            _NUMBER,
+            _ITEM_SEP,
+            0.8,
+            _MAX_ITEMS,
+            NUM_RIGHT,
+        ),
+    )
