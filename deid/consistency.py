@@ -14,13 +14,14 @@ _MIN_LEN = 3
 
 
 def _common_word(variant: str) -> bool:
-    """A single everyday German word ("Angeklagten", "Straße") is not propagated: one wrong
-    prediction must not become a wrong prediction in every sentence."""
+    """A single everyday German word ("Angeklagten", "Straße"), or one shaped like a common
+    noun (a compound of common words, "Waisengeld"; a derivation, "Begnadigungen"), is not
+    propagated: one wrong prediction must not become a wrong prediction in every sentence."""
     if " " in variant:
         return False
-    from deid.features import _zipf
+    from deid.features import SHAPE_NONE, _zipf, word_shape
 
-    return _zipf(variant) >= 3.5
+    return _zipf(variant) >= 3.5 or (variant[:1].isupper() and word_shape(variant) != SHAPE_NONE)
 
 
 def variants(surface: str, label: str) -> set[str]:

@@ -1,43 +1,146 @@
 """Word-level features for from-scratch models: how common a word is in general German
-(wordfreq's Zipf scale) and whether it is capitalized.
+(wordfreq's Zipf scale), whether it is capitalized and what its shape says about it.
 
 A small model trained only on a few hundred decisions has never seen most German words; it
 learns "unfamiliar word ⇒ name" and flags "Angeklagten" or "Abgasnorm". A frequency bucket
 per word gives it general-language knowledge for free: surnames and invented surrogates are
-rare, legal vocabulary is common. The feature travels in BERT's ``token_type_ids`` (a
-from-scratch model gets one type embedding per bucket); pretrained checkpoints, which
-already know German, do without it.
+rare, legal vocabulary is common. German compounds are the exception: "Waisengeld" or
+"Schwurgerichtskammer" are as rare as a surname, but they are built from common words
+("Waisen" + "geld"), or end in a noun suffix ("-ung", "-keit"), or name a role
+("Angeklagten"); the ``v2`` set adds that shape. The feature travels in BERT's
+``token_type_ids`` (a from-scratch model gets one type embedding per feature id); pretrained
+checkpoints, which already know German, do without it.
+
+Feature sets are versioned: a saved model records the one it was trained with
+(``config.deid_features``) and is always fed that one.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
-FEATURE_SET = "wordfreq-zipf-case.v1"
 ZIPF_EDGES = (1.0, 2.0, 3.0, 4.0, 5.0)  # buckets: <1, 1–2, 2–3, 3–4, 4–5, ≥5
 N_BUCKETS = len(ZIPF_EDGES) + 1
-NUM_FEATURES = 1 + 2 * N_BUCKETS  # 0 = no word (special tokens, punctuation, numbers)
 _WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+
+# Shapes (v2): none, role or institution noun, noun-suffix derivation, compound of common words.
+SHAPE_NONE, SHAPE_ROLE, SHAPE_SUFFIX, SHAPE_COMPOUND = range(4)
+N_SHAPES = 4
+_DERIVATION = (
+    "ung", "ungen", "heit", "heiten", "keit", "keiten", "schaft", "schaften", "tion", "tionen",
+    "tät", "täten", "ismus", "nis", "nisse", "ment", "ments", "ierung",
+)  # fmt: skip
+# Heads that make surnames and place names ("Felsenberg", "Lindemann", "Rosenheim"): a word
+# ending in one is not taken for a compound of common words.
+_NAME_HEADS = frozenset(
+    "berg burg heim dorf hausen hofen feld felde bach stein mann brunn born thal tal wald furt "
+    "rode ingen stedt stadt leben see kirchen münster weiler reuth ried horst hagen beck meier "
+    "mayer maier schmidt hardt hart fels hof hoff haus brück brücken au bruch graben rath roth "
+    "kamp winkel busch holz mühle bauer müller schneider weber fischer wagner becker meyer schulz "
+    "koch richter wolf krüger lang lange werth wert ort acker land".split()
+)
+_LINKS = ("s", "es", "n", "en", "e", "")
+_MIN_PART = 4  # shorter fragments ("ver", "sen") are frequent in wordfreq but not words
+
+
+@lru_cache(maxsize=1)
+def _frequencies() -> dict[str, float]:
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict("de")
 
 
 @lru_cache(maxsize=200_000)
 def _zipf(word: str) -> float:
+    """wordfreq's Zipf value (its tokenizer joins hyphenated words, folds "ß")."""
     from wordfreq import zipf_frequency
 
     return max(zipf_frequency(word, "de"), zipf_frequency(word.lower(), "de"))
 
 
-def word_feature(word: str) -> int:
-    """Feature id of one word: frequency bucket, doubled for capitalized words."""
+def _known(part: str, min_zipf: float) -> bool:
+    """A plain dictionary lookup: compound splitting tries many parts per word."""
+    if len(part) < _MIN_PART:
+        return False
+    freq = _frequencies().get(part.casefold(), 0.0)
+    return freq > 0 and math.log10(freq) + 9 >= min_zipf
+
+
+@lru_cache(maxsize=200_000)
+def _modifier(part: str, depth: int = 0) -> bool:
+    """Whether ``part`` (lower case) is a common word or a compound of them, linking
+    element ("-s-", "-en-") allowed."""
+    for link in _LINKS:
+        if not part.endswith(link):
+            continue
+        stem = part[: len(part) - len(link)] if link else part
+        if _known(stem, 2.5):
+            return True
+        if depth < 2 and any(
+            _known(stem[i:], 2.5) and _modifier(stem[:i], depth + 1)
+            for i in range(_MIN_PART, len(stem) - 3)
+        ):
+            return True
+    return False
+
+
+@lru_cache(maxsize=200_000)
+def word_shape(word: str) -> int:
+    """What the form of a capitalized word says: a role, a derived noun or a compound of
+    common words (none of which a name usually is)."""
+    from deid.placeholders import lexicon as lx
+    from deid.placeholders.rules import is_role
+
+    if is_role(word) or word in lx.ORG_CUES or word in lx.LOCATION_CUES:
+        return SHAPE_ROLE
+    lower = word.lower()
+    if len(lower) >= 7 and lower.endswith(_DERIVATION):
+        return SHAPE_SUFFIX
+    if len(lower) >= 2 * _MIN_PART:
+        for i in range(_MIN_PART, len(lower) - _MIN_PART + 1):
+            head = lower[i:]
+            if head not in _NAME_HEADS and _known(head, 3.0) and _modifier(lower[:i]):
+                return SHAPE_COMPOUND
+    return SHAPE_NONE
+
+
+def _v1(word: str) -> int:
     bucket = bisect_right(ZIPF_EDGES, _zipf(word))
     return 1 + bucket + (N_BUCKETS if word[:1].isupper() else 0)
 
 
-def token_features(text: str, offsets: Sequence[Sequence[int]]) -> list[int]:
+def _v2(word: str) -> int:
+    base = _v1(word) - 1  # 0 .. 2 * N_BUCKETS - 1
+    shape = word_shape(word) if word[:1].isupper() else SHAPE_NONE
+    return 1 + base * N_SHAPES + shape
+
+
+# name → (number of feature ids including 0 = no word, word → id)
+FEATURE_SETS: dict[str, tuple[int, Callable[[str], int]]] = {
+    "wordfreq-zipf-case.v1": (1 + 2 * N_BUCKETS, _v1),
+    "wordfreq-zipf-case-shape.v2": (1 + 2 * N_BUCKETS * N_SHAPES, _v2),
+}
+FEATURE_SET = "wordfreq-zipf-case-shape.v2"  # what new models are built with
+
+
+def num_features(feature_set: str = FEATURE_SET) -> int:
+    return FEATURE_SETS[feature_set][0]
+
+
+def word_feature(word: str, feature_set: str = FEATURE_SET) -> int:
+    """Feature id of one word in ``feature_set``."""
+    return FEATURE_SETS[feature_set][1](word)
+
+
+def token_features(
+    text: str, offsets: Sequence[Sequence[int]], feature_set: str = FEATURE_SET
+) -> list[int]:
     """Per token (by its character offsets): the feature of the word it belongs to."""
+    feature = FEATURE_SETS[feature_set][1]
     words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
     starts = [s for s, _ in words]
     out: list[int] = []
@@ -52,6 +155,6 @@ def token_features(text: str, offsets: Sequence[Sequence[int]]) -> list[int]:
             continue
         if i not in cache:
             s, e = words[i]
-            cache[i] = word_feature(text[s:e])
+            cache[i] = feature(text[s:e])
         out.append(cache[i])
     return out

@@ -19,7 +19,7 @@ from transformers import (
     PreTrainedTokenizerFast,
 )
 
-from deid.features import FEATURE_SET, NUM_FEATURES
+from deid.features import FEATURE_SET, FEATURE_SETS, num_features
 from deid.schema import MODEL_LABELS, bio_labels
 
 logger = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def build_model(
             ignore_mismatched_sizes=True,
         )
     config = BertConfig(
-        type_vocab_size=NUM_FEATURES,  # word-frequency features ride in token_type_ids
+        type_vocab_size=num_features(),  # word features (deid.features) ride in token_type_ids
         vocab_size=len(tokenizer),
         hidden_size=spec.hidden_size,
         num_hidden_layers=spec.num_layers,
@@ -75,9 +75,11 @@ def build_model(
     return BertForTokenClassification(config)
 
 
-def uses_features(model: PreTrainedModel) -> bool:
-    """Whether the model was built to read deid's word features in ``token_type_ids``."""
-    return getattr(model.config, "deid_features", None) == FEATURE_SET
+def uses_features(model: PreTrainedModel) -> str | None:
+    """The feature set the model was built to read in ``token_type_ids`` (None: no features,
+    e.g. a pretrained checkpoint)."""
+    name = getattr(model.config, "deid_features", None)
+    return name if name in FEATURE_SETS else None
 
 
 def save_model(model: PreTrainedModel, tokenizer: PreTrainedTokenizerFast, directory: str | Path) -> None:

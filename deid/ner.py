@@ -115,7 +115,9 @@ class TokenClassifier:
                 mask[r, : len(row)] = 1
                 if self.features:
                     sample = enc["overflow_to_sample_mapping"][i]
-                    types[r, : len(row)] = torch.tensor(token_features(texts[sample], enc["offset_mapping"][i]))
+                    types[r, : len(row)] = torch.tensor(
+                        token_features(texts[sample], enc["offset_mapping"][i], self.features)
+                    )
             ids, mask, types = ids.to(self.device), mask.to(self.device), types.to(self.device)
             with torch.autocast(self.device.type, enabled=autocast, dtype=torch.bfloat16 if autocast else None):
                 logits = self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits

@@ -289,7 +289,7 @@ def encode(
     label2id: dict[str, int],
     max_length: int,
     stride: int,
-    features: bool = False,
+    features: str | None = None,
 ) -> list[Window]:
     """Tokenize texts into overlapping windows with BIO labels."""
     items = list(items)
@@ -319,7 +319,7 @@ def encode(
             keep_known=item.keep_known,
         )
         has_entity = any(lab in sensitive_ids for lab in labels)
-        types = token_features(item.text, enc["offset_mapping"][w]) if features else None
+        types = token_features(item.text, enc["offset_mapping"][w], features) if features else None
         windows.append(Window(list(enc["input_ids"][w]), labels, item.doc_id, has_entity, types))
     return windows
 
@@ -341,7 +341,7 @@ class EpochData:
         tokenizer: PreTrainedTokenizerFast,
         label2id: dict[str, int],
         cfg: DataConfig,
-        features: bool = False,
+        features: str | None = None,
     ) -> None:
         self.features = features
         self.docs = list(docs)

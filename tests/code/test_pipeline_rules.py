@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 import subprocess
 import sys
 
@@ -75,6 +76,22 @@ def test_unconfident_spans_and_blocked_zones_are_not_propagated(gold):
 def test_an_everyday_word_is_never_spread(gold):
     doc = next(d for d in gold if len(re.findall(r"\bGericht\b", d.text)) >= 3)
     first = re.search(r"\bGericht\b", doc.text)
+    wrong = Span(first.start(), first.end(), PERSON, 0.99)
+    assert propagate(doc.text, [wrong], min_score=0.7) == [wrong]
+
+
+def test_a_compound_noun_is_never_spread(gold):
+    """A rare compound of common words ("Beurteilungsbeiträge", "Waisengeld") that the model
+    mistook for a name once stays one mistake."""
+    from deid.features import SHAPE_COMPOUND, word_shape
+
+    doc, word = next(
+        (d, w)
+        for d in gold
+        for w, n in Counter(re.findall(r"\b[A-ZÄÖÜ][a-zäöüß]{9,}\b", d.text)).items()
+        if n >= 3 and word_shape(w) == SHAPE_COMPOUND and not any(w in d.text[s.start : s.end] for s in d.spans)
+    )
+    first = re.search(rf"\b{word}\b", doc.text)
     wrong = Span(first.start(), first.end(), PERSON, 0.99)
     assert propagate(doc.text, [wrong], min_score=0.7) == [wrong]
 

@@ -10,6 +10,7 @@ import pytest
 
 from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
 from deid.elements import element_confusion, text_elements
+from deid.features import FEATURE_SET
 from deid.models import ModelSpec, build_model, label_maps
 from deid.ner import InferenceConfig, TokenClassifier
 from deid.placeholders import detect_placeholders
@@ -96,7 +97,7 @@ def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
     _, l2i = label_maps()
     spec = ModelSpec(hidden_size=64, num_layers=1, num_heads=2, intermediate_size=128, max_length=128)
     model = build_model(spec, tokenizer)
-    data = EpochData(docs, tokenizer, l2i, DataConfig(max_length=128, stride=16, seed=3), features=True)
+    data = EpochData(docs, tokenizer, l2i, DataConfig(max_length=128, stride=16, seed=3), features=FEATURE_SET)
     fixed = data.windows(0)  # the same surrogates every epoch: memorize them
     cfg = TrainConfig(epochs=25, batch_size=8, learning_rate=3e-3, patience=100, progress=False, monitor="f1")
     items = list(data.texts(0))
