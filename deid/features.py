@@ -102,10 +102,20 @@ def word_shape(word: str) -> int:
         return SHAPE_SUFFIX
     if len(lower) >= 2 * _MIN_PART:
         for i in range(_MIN_PART, len(lower) - _MIN_PART + 1):
-            head = lower[i:]
-            if head not in _NAME_HEADS and _known(head, 3.0) and _modifier(lower[:i]):
+            heads = _inflections(lower[i:])
+            if not heads & _NAME_HEADS and any(_known(h, 3.0) for h in heads) and _modifier(lower[:i]):
                 return SHAPE_COMPOUND
     return SHAPE_NONE
+
+
+def _inflections(head: str) -> set[str]:
+    """The head and its stem without a case or plural ending ("Tatentschlusses" ends in
+    "entschluss", "Verordnungsgebers" in "geber")."""
+    out = {head}
+    for ending in ("es", "s", "en", "n"):
+        if head.endswith(ending) and len(head) - len(ending) >= _MIN_PART:
+            out.add(head[: -len(ending)])
+    return out
 
 
 def _v1(word: str) -> int:

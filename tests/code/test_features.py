@@ -29,6 +29,9 @@ _COMPOUNDS = [
     "Siedlungsmüll",
     "Brecheisen",
     "Biertisch",
+    "Gesamtstrafenausspruchs",  # inflected heads
+    "Verordnungsgebers",
+    "Rauschgifts",
 ]
 _ROLES = ["Angeklagten", "Zeugin", "Mitangeklagte", "Landratsamt", "Firma"]
 _DERIVED = ["Zuverlässigkeit", "Begnadigungen", "Terrorismusbekämpfung"]
@@ -36,6 +39,7 @@ _DERIVED = ["Zuverlässigkeit", "Begnadigungen", "Terrorismusbekämpfung"]
 # fragments ("Ver" + "sen") do not make a compound
 _NAMES = [
     "Felsenberg",
+    "Felsenbergs",
     "Muschenheim",
     "Obereisenheim",
     "Versen",
