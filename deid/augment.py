@@ -60,8 +60,8 @@ def swap_nouns(
     """Replace about ``rate`` of the capitalized ordinary words outside every span."""
     if rate <= 0:
         return text, list(spans), list(keep)
+    from deid.features import SHAPE_ROLE, word_shape
     from deid.placeholders import lexicon as lx
-    from deid.placeholders.rules import is_role
 
     pool = noun_pool()
     taken = sorted((s.start, s.end) for s in (*spans, *keep))
@@ -74,7 +74,7 @@ def swap_nouns(
         if any(a < m.end() and m.start() < b for a, b in taken) or m.end() in context_ends:
             continue
         word = m.group(0)
-        if is_role(word) or word in lx.ORG_CUES or word in lx.LOCATION_CUES or lx.INSTITUTION_NOUN.search(word):
+        if word_shape(word) == SHAPE_ROLE or lx.INSTITUTION_NOUN.search(word):
             continue
         if m.start() == 0 or text[m.start() - 2 : m.start()].strip() in ("", ".", "!", "?", ":"):
             continue  # sentence starts: keep the function words there
