@@ -14,14 +14,19 @@ _MIN_LEN = 3
 
 
 def _common_word(variant: str) -> bool:
-    """A single everyday German word ("Angeklagten", "Straße"), or one shaped like a common
-    noun (a compound of common words, "Waisengeld"; a derivation, "Begnadigungen"), is not
-    propagated: one wrong prediction must not become a wrong prediction in every sentence."""
+    """A single everyday German word ("Angeklagten", "Straße", any noun of the lexicon), or
+    one shaped like a common noun (a compound of common words, "Waisengeld"; a derivation,
+    "Begnadigungen"), is not propagated: one wrong prediction must not become a wrong prediction in every sentence."""
     if " " in variant:
         return False
     from deid.features import SHAPE_NONE, _zipf, word_shape
+    from deid.lexicon import is_common_noun
 
-    return _zipf(variant) >= 3.5 or (variant[:1].isupper() and word_shape(variant) != SHAPE_NONE)
+    return (
+        _zipf(variant) >= 3.5
+        or is_common_noun(variant)
+        or (variant[:1].isupper() and word_shape(variant) != SHAPE_NONE)
+    )
 
 
 def variants(surface: str, label: str) -> set[str]:

@@ -7,7 +7,9 @@ per word gives it general-language knowledge for free: surnames and invented sur
 rare, legal vocabulary is common. German compounds are the exception: "Waisengeld" or
 "Schwurgerichtskammer" are as rare as a surname, but they are built from common words
 ("Waisen" + "geld"), or end in a noun suffix ("-ung", "-keit"), or name a role
-("Angeklagten"); the ``v2`` set adds that shape. The feature travels in BERT's
+("Angeklagten"); the ``v2`` set adds that shape. The ``v3`` set adds what Wiktionary says
+the exact form is (:mod:`deid.lexicon`): an ordinary noun ("Deponie"), a surname or first
+name ("Koch"), a place or other proper name ("Celle"), or nothing it knows. The feature travels in BERT's
 ``token_type_ids`` (a from-scratch model gets one type embedding per feature id); pretrained
 checkpoints, which already know German, do without it.
 
@@ -22,6 +24,9 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 from typing import Callable, Sequence
+
+from deid.lexicon import LEX_UNKNOWN, lexical_class
+from deid.lexicon import N_CLASSES as N_LEX_CLASSES
 
 ZIPF_EDGES = (1.0, 2.0, 3.0, 4.0, 5.0)  # buckets: <1, 1–2, 2–3, 3–4, 4–5, ≥5
 N_BUCKETS = len(ZIPF_EDGES) + 1
@@ -129,12 +134,18 @@ def _v2(word: str) -> int:
     return 1 + base * N_SHAPES + shape
 
 
+def _v3(word: str) -> int:
+    lex = lexical_class(word) if word[:1].isupper() else LEX_UNKNOWN
+    return 1 + (_v2(word) - 1) * N_LEX_CLASSES + lex
+
+
 # name → (number of feature ids including 0 = no word, word → id)
 FEATURE_SETS: dict[str, tuple[int, Callable[[str], int]]] = {
     "wordfreq-zipf-case.v1": (1 + 2 * N_BUCKETS, _v1),
     "wordfreq-zipf-case-shape.v2": (1 + 2 * N_BUCKETS * N_SHAPES, _v2),
+    "wordfreq-zipf-case-shape-lex.v3": (1 + 2 * N_BUCKETS * N_SHAPES * N_LEX_CLASSES, _v3),
 }
-FEATURE_SET = "wordfreq-zipf-case-shape.v2"  # what new models are built with
+FEATURE_SET = "wordfreq-zipf-case-shape-lex.v3"  # what new models are built with
 
 
 def num_features(feature_set: str = FEATURE_SET) -> int:

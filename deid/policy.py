@@ -13,6 +13,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from deid.lexicon import is_common_noun
 from deid.schema import Span
 
 _COURT_WORDS = (
@@ -57,6 +58,9 @@ class PolicyConfig:
     keep_case_numbers: bool = True
     keep_citations: bool = True
     keep_labels: tuple[str, ...] = field(default_factory=tuple)  # e.g. ("PATENT",) for BPatG
+    # A model span that is one ordinary noun ("Deponie", "Anlieger"; deid.lexicon) is kept only
+    # this sure: the model flags unfamiliar words, a dictionary knows them. 0 turns it off.
+    common_noun_min_score: float = 0.95
 
 
 def keep_zones(text: str, cfg: PolicyConfig | None = None) -> list[Span]:
@@ -151,8 +155,17 @@ def judge_zones(text: str) -> list[Span]:
     return zones
 
 
+def _unsure_noun(text: str, span: Span, min_score: float) -> bool:
+    return (
+        span.source == "model"
+        and (span.score or 0.0) < min_score
+        and is_common_noun(text[span.start : span.end])
+    )
+
+
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
-    """Drop predicted spans that touch a keep zone or carry a kept label."""
+    """Drop predicted spans that touch a keep zone, carry a kept label, or are an ordinary
+    noun the model is not sure about."""
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
     out: list[Span] = []
@@ -160,7 +173,7 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
     import bisect
 
     for span in spans:
-        if span.label in cfg.keep_labels:
+        if span.label in cfg.keep_labels or _unsure_noun(text, span, cfg.common_noun_min_score):
             continue
         i = bisect.bisect_right(starts, span.start)
         nearby = zones[max(0, i - 50) : i + 1]

@@ -17,9 +17,11 @@ from deid.features import (
     word_feature,
     word_shape,
 )
+from deid.lexicon import LEX_NAME, LEX_NOUN, LEX_PROPER, LEX_UNKNOWN, is_common_noun, lexical_class
 from deid.models import uses_features
 
 V1 = "wordfreq-zipf-case.v1"
+V2 = "wordfreq-zipf-case-shape.v2"
 
 
 _COMPOUNDS = [
@@ -65,12 +67,12 @@ def test_word_shape(word: str, shape: int) -> None:
 
 def test_v2_ids_fit_the_type_vocabulary_and_separate_shape() -> None:
     words = ["Schwurgerichtskammer", "Angeklagten", "Felsenberg", "müssen", "Zuverlässigkeit"]
-    ids = [word_feature(w) for w in words]
-    assert all(1 <= i < num_features() for i in ids)
+    ids = [word_feature(w, V2) for w in words]
+    assert all(1 <= i < num_features(V2) for i in ids)
     assert len(set(ids)) == len(ids)
     # v1 ignores shape: a rare compound and a rare surname of the same bucket collide
     assert word_feature("Waisengeld", V1) == word_feature("Tinley", V1)
-    assert word_feature("Waisengeld") != word_feature("Tinley")
+    assert word_feature("Waisengeld", V2) != word_feature("Tinley", V2)
 
 
 def test_token_features_follow_the_feature_set() -> None:
@@ -104,3 +106,39 @@ def test_saved_models_keep_their_feature_set() -> None:
     assert uses_features(old) == V1
     assert uses_features(_bert()) is None
     assert FEATURE_SET in FEATURE_SETS and V1 in FEATURE_SETS
+
+
+# --- the Wiktionary lexicon (v3) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "word, cls",
+    [
+        # nouns the small model flagged as names in the BGH/BVerwG test set, inflected too
+        ("Deponie", LEX_NOUN),
+        ("Anliegern", LEX_NOUN),
+        ("Angeklagten", LEX_NOUN),  # adjectival declension
+        # a surname that is also a word is a name; places and proper names are their own class
+        ("Müller", LEX_NAME),
+        ("Koch", LEX_NAME),
+        ("Celle", LEX_PROPER),
+        ("Dagestan", LEX_PROPER),
+        # surrogate surnames of the rewritten sets that Wiktionary does not know
+        ("Chintoan", LEX_UNKNOWN),
+        ("Heilbock", LEX_UNKNOWN),
+        ("deponie", LEX_UNKNOWN),  # only capitalized forms are nouns
+    ],
+)
+def test_lexical_class(word: str, cls: int) -> None:
+    assert lexical_class(word) == cls
+    assert is_common_noun(word) == (cls == LEX_NOUN)
+
+
+def test_v3_adds_the_lexical_class_to_v2() -> None:
+    """v3 keeps the v2 id (frequency, case, shape) and adds one of four lexical classes."""
+    ids = [word_feature(w) for w in ("Deponie", "Müller", "Celle", "Chintoan", "müssen")]
+    assert all(1 <= i < num_features() for i in ids)
+    assert len(set(ids)) == len(ids)
+    assert num_features() == (num_features(V2) - 1) * 4 + 1
+    for word in ("Deponie", "Müller", "Chintoan"):  # v3 refines v2: same v2 part
+        assert (word_feature(word) - 1) // 4 == word_feature(word, V2) - 1
