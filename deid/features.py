@@ -25,7 +25,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Callable, Sequence
 
-from deid.lexicon import LEX_UNKNOWN, lexical_class
+from deid.lexicon import LEX_UNKNOWN, is_common_noun, lexical_class
 from deid.lexicon import N_CLASSES as N_LEX_CLASSES
 
 ZIPF_EDGES = (1.0, 2.0, 3.0, 4.0, 5.0)  # buckets: <1, 1–2, 2–3, 3–4, 4–5, ≥5
@@ -139,13 +139,33 @@ def _v3(word: str) -> int:
     return 1 + (_v2(word) - 1) * N_LEX_CLASSES + lex
 
 
+@lru_cache(maxsize=200_000)
+def noun_compound(word: str) -> bool:
+    """A capitalized word Wiktionary does not know that ends in one of its ordinary nouns
+    ("Tatopfer" = "Tat" + "Opfer", "Freienstatut"), the head not a surname or place head
+    ("-berg", "-mann"). Many such words are compounds; some surnames are too ("Schliessleder"),
+    so this is a feature for the model to weigh, never a rule."""
+    if lexical_class(word) != LEX_UNKNOWN or not word[:1].isupper() or "-" in word:
+        return False
+    for i in range(3, len(word) - _MIN_PART + 1):
+        head = word[i].upper() + word[i + 1 :]
+        if is_common_noun(head) and not _inflections(head.lower()) & _NAME_HEADS:
+            return True
+    return False
+
+
+def _v4(word: str) -> int:
+    return 1 + (_v3(word) - 1) * 2 + noun_compound(word)
+
+
 # name → (number of feature ids including 0 = no word, word → id)
 FEATURE_SETS: dict[str, tuple[int, Callable[[str], int]]] = {
     "wordfreq-zipf-case.v1": (1 + 2 * N_BUCKETS, _v1),
     "wordfreq-zipf-case-shape.v2": (1 + 2 * N_BUCKETS * N_SHAPES, _v2),
     "wordfreq-zipf-case-shape-lex.v3": (1 + 2 * N_BUCKETS * N_SHAPES * N_LEX_CLASSES, _v3),
+    "wordfreq-zipf-case-shape-lex-compound.v4": (1 + 4 * N_BUCKETS * N_SHAPES * N_LEX_CLASSES, _v4),
 }
-FEATURE_SET = "wordfreq-zipf-case-shape-lex.v3"  # what new models are built with
+FEATURE_SET = "wordfreq-zipf-case-shape-lex-compound.v4"  # what new models are built with
 
 
 def num_features(feature_set: str = FEATURE_SET) -> int:

@@ -15,6 +15,7 @@ from deid.features import (
     num_features,
     token_features,
     word_feature,
+    noun_compound,
     word_shape,
 )
 from deid.lexicon import LEX_NAME, LEX_NOUN, LEX_PROPER, LEX_UNKNOWN, is_common_noun, lexical_class
@@ -22,6 +23,8 @@ from deid.models import uses_features
 
 V1 = "wordfreq-zipf-case.v1"
 V2 = "wordfreq-zipf-case-shape.v2"
+V3 = "wordfreq-zipf-case-shape-lex.v3"
+V4 = "wordfreq-zipf-case-shape-lex-compound.v4"
 
 
 _COMPOUNDS = [
@@ -136,9 +139,37 @@ def test_lexical_class(word: str, cls: int) -> None:
 
 def test_v3_adds_the_lexical_class_to_v2() -> None:
     """v3 keeps the v2 id (frequency, case, shape) and adds one of four lexical classes."""
-    ids = [word_feature(w) for w in ("Deponie", "Müller", "Celle", "Chintoan", "müssen")]
-    assert all(1 <= i < num_features() for i in ids)
+    ids = [word_feature(w, V3) for w in ("Deponie", "Müller", "Celle", "Chintoan", "müssen")]
+    assert all(1 <= i < num_features(V3) for i in ids)
     assert len(set(ids)) == len(ids)
-    assert num_features() == (num_features(V2) - 1) * 4 + 1
+    assert num_features(V3) == (num_features(V2) - 1) * 4 + 1
     for word in ("Deponie", "Müller", "Chintoan"):  # v3 refines v2: same v2 part
-        assert (word_feature(word) - 1) // 4 == word_feature(word, V2) - 1
+        assert (word_feature(word, V3) - 1) // 4 == word_feature(word, V2) - 1
+
+
+@pytest.mark.parametrize(
+    "word, compound",
+    [
+        # compounds of the BGH/BVerwG test courts that Wiktionary does not list
+        ("Tatopfer", True),
+        ("Freienstatut", True),
+        ("Erstbeurteiler", True),
+        ("Siedlungsmülldeponie", True),
+        # known forms are their own class; name heads and surnames ending in a surname stay out
+        ("Deponie", False),
+        ("Felsenberg", False),
+        ("Heilbock", False),
+        ("Chintoan", False),
+        ("Land-Rover", False),
+    ],
+)
+def test_noun_compound(word: str, compound: bool) -> None:
+    assert noun_compound(word) == compound
+
+
+def test_v4_adds_the_compound_bit_to_v3() -> None:
+    assert FEATURE_SET == V4
+    assert num_features() == (num_features(V3) - 1) * 2 + 1
+    for word in ("Tatopfer", "Chintoan", "Deponie"):
+        assert (word_feature(word) - 1) // 2 == word_feature(word, V3) - 1
+    assert word_feature("Tatopfer") % 2 == 0 and word_feature("Chintoan") % 2 == 1  # the bit
