@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from deid.lexicon import is_common_noun
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
@@ -16,11 +17,11 @@ _MIN_LEN = 3
 def _common_word(variant: str) -> bool:
     """A single everyday German word ("Angeklagten", "Straße", any noun of the lexicon), or
     one shaped like a common noun (a compound of common words, "Waisengeld"; a derivation,
-    "Begnadigungen"), is not propagated: one wrong prediction must not become a wrong prediction in every sentence."""
+    "Begnadigungen"), is not propagated: one wrong prediction must not become a wrong
+    prediction in every sentence."""
     if " " in variant:
         return False
     from deid.features import SHAPE_NONE, _zipf, word_shape
-    from deid.lexicon import is_common_noun
 
     return (
         _zipf(variant) >= 3.5

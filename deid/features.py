@@ -9,7 +9,8 @@ rare, legal vocabulary is common. German compounds are the exception: "Waisengel
 ("Waisen" + "geld"), or end in a noun suffix ("-ung", "-keit"), or name a role
 ("Angeklagten"); the ``v2`` set adds that shape. The ``v3`` set adds what Wiktionary says
 the exact form is (:mod:`deid.lexicon`): an ordinary noun ("Deponie"), a surname or first
-name ("Koch"), a place or other proper name ("Celle"), or nothing it knows. The feature travels in BERT's
+name ("Koch"), a place or other proper name ("Celle"), or nothing it knows; ``v4`` adds
+whether an unknown word ends in a known noun ("Tatopfer"). The feature travels in BERT's
 ``token_type_ids`` (a from-scratch model gets one type embedding per feature id); pretrained
 checkpoints, which already know German, do without it.
 
@@ -135,8 +136,7 @@ def _v2(word: str) -> int:
 
 
 def _v3(word: str) -> int:
-    lex = lexical_class(word) if word[:1].isupper() else LEX_UNKNOWN
-    return 1 + (_v2(word) - 1) * N_LEX_CLASSES + lex
+    return 1 + (_v2(word) - 1) * N_LEX_CLASSES + lexical_class(word)  # lower case: unknown
 
 
 @lru_cache(maxsize=200_000)
@@ -163,7 +163,7 @@ FEATURE_SETS: dict[str, tuple[int, Callable[[str], int]]] = {
     "wordfreq-zipf-case.v1": (1 + 2 * N_BUCKETS, _v1),
     "wordfreq-zipf-case-shape.v2": (1 + 2 * N_BUCKETS * N_SHAPES, _v2),
     "wordfreq-zipf-case-shape-lex.v3": (1 + 2 * N_BUCKETS * N_SHAPES * N_LEX_CLASSES, _v3),
-    "wordfreq-zipf-case-shape-lex-compound.v4": (1 + 4 * N_BUCKETS * N_SHAPES * N_LEX_CLASSES, _v4),
+    "wordfreq-zipf-case-shape-lex-compound.v4": (1 + 2 * N_BUCKETS * N_SHAPES * N_LEX_CLASSES * 2, _v4),
 }
 FEATURE_SET = "wordfreq-zipf-case-shape-lex-compound.v4"  # what new models are built with
 

@@ -18,7 +18,7 @@ import torch
 from transformers import PreTrainedModel, PreTrainedTokenizerFast
 
 from deid.features import token_features
-from deid.schema import Span
+from deid.schema import MODEL_SOURCE, Span
 
 logger = logging.getLogger(__name__)
 
@@ -190,9 +190,9 @@ def decode_spans(
         start, end = _widen_to_word(text, start, end)
         if out and start < out[-1].end:
             prev = out[-1]
-            out[-1] = Span(prev.start, max(prev.end, end), prev.label, prev.score, "model")
+            out[-1] = Span(prev.start, max(prev.end, end), prev.label, prev.score, MODEL_SOURCE)
             continue
-        out.append(Span(start, end, label, float(np.mean(scores)), "model"))
+        out.append(Span(start, end, label, float(np.mean(scores)), MODEL_SOURCE))
     return out
 
 

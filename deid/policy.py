@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from deid.lexicon import is_common_noun
-from deid.schema import Span
+from deid.schema import MODEL_SOURCE, Span
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -157,7 +157,7 @@ def judge_zones(text: str) -> list[Span]:
 
 def _unsure_noun(text: str, span: Span, min_score: float) -> bool:
     return (
-        span.source == "model"
+        span.source == MODEL_SOURCE
         and (span.score or 0.0) < min_score
         and is_common_noun(text[span.start : span.end])
     )

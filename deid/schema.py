@@ -36,6 +36,9 @@ LABELS: tuple[str, ...] = (
     OTHER,
 )
 
+# ``Span.source`` of token-classifier predictions (rules name themselves after their module).
+MODEL_SOURCE = "model"
+
 # Fine types produced by rule recognizers; each maps to one coarse type for evaluation
 # and for the model's label space.
 FINE_TO_COARSE: dict[str, str] = {
