@@ -17,7 +17,7 @@ from deid.placeholders import detect_placeholders
 from deid.schema import Document, Span
 from deid.surrogates import SurrogateGenerator
 from deid.tokenizer import PLACEHOLDER_TOKEN, train_tokenizer
-from deid.trainer import TrainConfig, train
+from deid.trainer import TrainConfig, set_seed, train
 from deid.training import (
     DataConfig,
     EpochData,
@@ -96,10 +96,13 @@ def test_random_token_scheme_uses_corpus_words(docs) -> None:
 def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
     _, l2i = label_maps()
     spec = ModelSpec(hidden_size=64, num_layers=1, num_heads=2, intermediate_size=128, max_length=128)
+    set_seed(0)  # the initial weights must not depend on which tests ran before
     model = build_model(spec, tokenizer)
     data = EpochData(docs, tokenizer, l2i, DataConfig(max_length=128, stride=16, seed=3), features=FEATURE_SET)
     fixed = data.windows(0)  # the same surrogates every epoch: memorize them
-    cfg = TrainConfig(epochs=25, batch_size=8, learning_rate=3e-3, patience=100, progress=False, monitor="f1")
+    # f2, the product's monitor: an f1-best epoch may trade recall for precision (on one CI
+    # machine the f1-best epoch had recall 0.875; here every seed reaches 1.0 with f2)
+    cfg = TrainConfig(epochs=30, batch_size=8, learning_rate=3e-3, patience=100, progress=False, monitor="f2")
     items = list(data.texts(0))
     result = train(model, tokenizer, lambda epoch: fixed, items, cfg, inference=InferenceConfig(max_length=128, stride=16))
     assert result.best_val["recall"] >= 0.9
