@@ -1,7 +1,9 @@
 """What a decision keeps in clear text, whatever a model or recognizer says.
 
 Courts, judges (in the signature and in the bench line "durch die Richterin … Dr. X"),
-laws and statute references, court case numbers and published citations are public. A
+laws and statute references, court case numbers, published citations and the names of
+states (countries and the German Länder: an asylum seeker's "Ukraine" is no address) are
+public. A
 predicted span touching such a zone is dropped. The zones are found by rules on the
 document text; which kinds apply is configurable.
 """
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from deid.lexicon import is_common_noun
-from deid.schema import MODEL_SOURCE, Span
+from deid.schema import MODEL_SOURCE, PUBLIC_ENTITY, Span
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -57,6 +59,7 @@ class PolicyConfig:
     keep_statutes: bool = True
     keep_case_numbers: bool = True
     keep_citations: bool = True
+    keep_states: bool = True
     keep_labels: tuple[str, ...] = field(default_factory=tuple)  # e.g. ("PATENT",) for BPatG
     # A model span that is one ordinary noun ("Deponie", "Anlieger"; deid.lexicon) is kept only
     # this sure: the model flags unfamiliar words, a dictionary knows them. 0 turns it off.
@@ -77,6 +80,8 @@ def keep_zones(text: str, cfg: PolicyConfig | None = None) -> list[Span]:
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CITATION.finditer(text)]
     if cfg.keep_judges:
         zones += judge_zones(text)
+    if cfg.keep_states:
+        zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in _states().finditer(text)]
     return sorted(zones)
 
 
@@ -95,6 +100,25 @@ _BIG_CITIES = frozenset(
 )
 
 
+_LAENDER = (
+    "Baden-Württemberg Bayern Berlin Brandenburg Bremen Hamburg Hessen Mecklenburg-Vorpommern "
+    "Niedersachsen Nordrhein-Westfalen Rheinland-Pfalz Saarland Sachsen Sachsen-Anhalt "
+    "Schleswig-Holstein Thüringen Berlin-Brandenburg".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _states() -> re.Pattern[str]:
+    """Countries (the gazetteer's short and official names) and the German Länder, with a
+    genitive "s"; a name Wiktionary also knows as a person's name is left out."""
+    from deid.lexicon import LEX_NAME, lexical_class
+    from deid.surrogates.gazetteers import read_lines
+
+    names = {c for c in (*read_lines("countries.txt.xz"), *_LAENDER) if lexical_class(c) != LEX_NAME}
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w\-])(?:{alternatives})s?(?![\w\-])")
+
+
 @lru_cache(maxsize=1)
 def _public_places() -> frozenset[str]:
     """German cities and states: a court's seat is public, any other word after it is not."""
@@ -102,11 +126,7 @@ def _public_places() -> frozenset[str]:
 
     surnames = frozenset(read_lines("surnames.txt.xz"))
     cities = frozenset(c for c in read_lines("cities.txt.xz") if c not in surnames or c in _BIG_CITIES)
-    return cities | frozenset(read_lines("countries.txt.xz")) | frozenset(
-        "Baden-Württemberg Bayern Berlin Brandenburg Bremen Hamburg Hessen Mecklenburg-Vorpommern "
-        "Niedersachsen Nordrhein-Westfalen Rheinland-Pfalz Saarland Sachsen Sachsen-Anhalt "
-        "Schleswig-Holstein Thüringen Berlin-Brandenburg".split()
-    )
+    return cities | frozenset(read_lines("countries.txt.xz")) | frozenset(_LAENDER)
 
 
 def court_zones(text: str) -> list[Span]:
@@ -163,9 +183,17 @@ def _unsure_noun(text: str, span: Span, min_score: float) -> bool:
     )
 
 
+def _kept_by(zone: Span, span: Span) -> bool:
+    """A span touching a court, law, judge … zone is dropped; a state name only drops a span
+    that is no more than it ("Ukraine", not "Amazon Deutschland GmbH")."""
+    if zone.label == PUBLIC_ENTITY:
+        return zone.start <= span.start and span.end <= zone.end
+    return zone.start < span.end and span.start < zone.end
+
+
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
-    """Drop predicted spans that touch a keep zone, carry a kept label, or are an ordinary
-    noun the model is not sure about."""
+    """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
+    label, or are an ordinary noun the model is not sure about."""
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
     out: list[Span] = []
@@ -177,7 +205,7 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
             continue
         i = bisect.bisect_right(starts, span.start)
         nearby = zones[max(0, i - 50) : i + 1]
-        if any(z.start < span.end and span.start < z.end for z in nearby):
+        if any(_kept_by(z, span) for z in nearby):
             continue
         out.append(span)
     return out

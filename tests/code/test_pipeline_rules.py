@@ -20,7 +20,7 @@ from deid.models import ModelSpec, build_model
 from deid.ner import TokenClassifier
 from deid.lexicon import is_common_noun
 from deid.policy import PolicyConfig, apply_policy, keep_zones
-from deid.schema import PERSON, Document, Span
+from deid.schema import PERSON, PUBLIC_ENTITY, Document, Span
 from deid.tokenizer import train_tokenizer
 from deid.trainer import calibrate_threshold
 from deid.training import LabelledText
@@ -158,6 +158,19 @@ def test_keep_zones_hold_courts_laws_and_judges_but_not_parties(gold):
     on_gold = sum(_overlaps(z, d.spans) for d, z in zones)
     assert on_keep / len(zones) >= 0.85
     assert on_gold <= 0.002 * len(zones)
+
+
+def test_state_names_are_public_but_do_not_shield_longer_spans(gold):
+    """A country or Land is kept; a company or address that merely contains one is not."""
+    states = [(d, z) for d in gold for z in keep_zones(d.text) if z.label == PUBLIC_ENTITY]
+    assert len(states) >= 20
+    assert not any(_overlaps(z, d.spans) for d, z in states)  # never a gold sensitive span
+    assert sum(_overlaps(z, d.keep) for d, z in states) >= 0.8 * len(states)
+    doc, zone = states[0]
+    alone = Span(zone.start, zone.end, "LOCATION", 0.9, "model")
+    longer = Span(max(0, zone.start - 8), zone.end, "ORGANIZATION", 0.9, "model")
+    assert apply_policy(doc.text, [alone, longer]) == [longer]
+    assert apply_policy(doc.text, [alone], PolicyConfig(keep_states=False)) == [alone]
 
 
 # --- threshold calibration ---------------------------------------------------------------
