@@ -47,7 +47,43 @@ def noun_pool() -> tuple[str, ...]:
             continue
         if 1.0 <= zipf_frequency(word, "de") <= 3.8:
             pool.append(noun)
-    return tuple(pool)
+    agents = agent_nouns(names)
+    return (*pool, *agents, *_compounds(pool, agents))
+
+
+_AGENT_SUFFIX = re.compile(r"(?:er|or|eur|ist|ent|ant|ling)$")
+_LINKED = re.compile(r"(?:ung|heit|keit|schaft|tion|tät|tum|ling)$")
+
+
+def agent_nouns(names: set[str]) -> list[str]:
+    """Rare nouns for persons and roles ("Überbringer", "Drogist") that Wiktionary calls
+    common nouns and no gazetteer calls a name: they end like surnames ("-er") without being
+    one, the shape behind "Beurteiler" and "Versorger" flagged as persons."""
+    from wordfreq import top_n_list, zipf_frequency
+
+    from deid.lexicon import LEX_NOUN, lexical_class
+
+    out = []
+    for word in top_n_list("de", 200_000):
+        if len(word) < 6 or not word.isalpha() or not word.islower() or not _AGENT_SUFFIX.search(word):
+            continue
+        noun = word[0].upper() + word[1:]
+        if noun not in names and 1.0 <= zipf_frequency(word, "de") <= 3.8 and lexical_class(noun) == LEX_NOUN:
+            out.append(noun)
+    return out
+
+
+def _compounds(modifiers: Sequence[str], heads: Sequence[str], n: int = 5000) -> list[str]:
+    """Compounds no dictionary lists ("Verhandlungsüberbringer"): legal German coins them
+    daily, and an unknown word must not look like a name for that alone. Fixed seed, so the
+    pool is the same in every process."""
+    rng = random.Random(0)
+    short = [m for m in modifiers if len(m) <= 10]
+    out = []
+    for _ in range(n if short and heads else 0):
+        mod, head = rng.choice(short), rng.choice(heads)
+        out.append(mod + ("s" if _LINKED.search(mod) else "") + head.lower())
+    return out
 
 
 def swap_nouns(
