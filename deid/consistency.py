@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from deid.lexicon import is_common_noun
+from deid.lexicon import is_ordinary_word
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
@@ -25,7 +25,7 @@ def _common_word(variant: str) -> bool:
 
     return (
         _zipf(variant) >= 3.5
-        or is_common_noun(variant)
+        or is_ordinary_word(variant)
         or (variant[:1].isupper() and word_shape(variant) != SHAPE_NONE)
     )
 

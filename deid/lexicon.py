@@ -53,3 +53,11 @@ def lexical_class(word: str) -> int:
 def is_common_noun(word: str) -> bool:
     """A form of an ordinary noun and of nothing that could be a name."""
     return lexical_class(word) == LEX_NOUN
+
+
+def is_ordinary_word(word: str) -> bool:
+    """A lexicon noun, or a word the training decisions leave in clear text again and again
+    (:func:`deid.public_words.public_words`): either way nothing to anonymize."""
+    from deid.public_words import public_words
+
+    return is_common_noun(word) or word in public_words()

@@ -15,7 +15,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from deid.lexicon import is_common_noun
+from deid.lexicon import is_ordinary_word
 from deid.schema import MODEL_SOURCE, PUBLIC_ENTITY, Span
 
 _COURT_WORDS = (
@@ -61,8 +61,9 @@ class PolicyConfig:
     keep_citations: bool = True
     keep_states: bool = True
     keep_labels: tuple[str, ...] = field(default_factory=tuple)  # e.g. ("PATENT",) for BPatG
-    # A model span that is one ordinary noun ("Deponie", "Anlieger"; deid.lexicon) is kept only
-    # this sure: the model flags unfamiliar words, a dictionary knows them. 0 turns it off.
+    # A model span that is one ordinary word (a Wiktionary noun, "Deponie", or a word the
+    # training decisions print in clear text, "ZDv"; deid.lexicon.is_ordinary_word) is kept
+    # only this sure: the model flags unfamiliar words, a dictionary knows them. 0: off.
     common_noun_min_score: float = 0.95
 
 
@@ -175,11 +176,11 @@ def judge_zones(text: str) -> list[Span]:
     return zones
 
 
-def _unsure_noun(text: str, span: Span, min_score: float) -> bool:
+def _unsure_ordinary(text: str, span: Span, min_score: float) -> bool:
     return (
         span.source == MODEL_SOURCE
         and (span.score or 0.0) < min_score
-        and is_common_noun(text[span.start : span.end])
+        and is_ordinary_word(text[span.start : span.end])
     )
 
 
@@ -193,7 +194,7 @@ def _kept_by(zone: Span, span: Span) -> bool:
 
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
     """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
-    label, or are an ordinary noun the model is not sure about."""
+    label, or are an ordinary word the model is not sure about."""
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
     out: list[Span] = []
@@ -201,7 +202,7 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
     import bisect
 
     for span in spans:
-        if span.label in cfg.keep_labels or _unsure_noun(text, span, cfg.common_noun_min_score):
+        if span.label in cfg.keep_labels or _unsure_ordinary(text, span, cfg.common_noun_min_score):
             continue
         i = bisect.bisect_right(starts, span.start)
         nearby = zones[max(0, i - 50) : i + 1]

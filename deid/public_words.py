@@ -1,0 +1,69 @@
+"""Public words: capitalized words the training decisions print in clear text again and again
+("ZDv", "Einschätzungsprärogative", "Sodann").
+
+The courts, whose job is to remove what is sensitive, left them, so a model span that is one
+of them is a false alarm unless the model is sure (:mod:`deid.policy`), and consistency never
+spreads one (:mod:`deid.consistency`). Persons' names, places and acronyms are left out: a
+court seat ("Celle") or a judge's name is public in one decision and a party's home town or
+name in the next, a public body's acronym ("KBS") in one is a company's name in the next.
+
+Built from the training split only; ``python -m deid.public_words data/corpus/train.jsonl``
+regenerates the bundled list and refuses reserved evaluation documents.
+"""
+
+from __future__ import annotations
+
+import lzma
+import re
+import sys
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+RESOURCE = Path(__file__).resolve().parent / "resources" / "public_words.txt.xz"
+MIN_COUNT = 3
+_CAPITALIZED = re.compile(r"(?<![\wäöüß\-])[A-ZÄÖÜ][\wäöüß]*[a-zäöüß][\wäöüß]*(?![\wäöüß])")
+
+
+@lru_cache(maxsize=1)
+def public_words() -> frozenset[str]:
+    if not RESOURCE.exists():
+        return frozenset()
+    with lzma.open(RESOURCE, "rt", encoding="utf-8") as fh:
+        return frozenset(line.strip() for line in fh if line.strip())
+
+
+def build(texts: Iterable[str]) -> list[str]:
+    """Words seen at least ``MIN_COUNT`` times, minus every word a gazetteer or Wiktionary
+    knows as a person's name or a place."""
+    from deid.lexicon import LEX_NAME, LEX_PROPER, lexical_class
+    from deid.surrogates.gazetteers import read_lines
+
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(_CAPITALIZED.findall(text))
+    names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
+    names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
+    return sorted(
+        w
+        for w, n in counts.items()
+        if n >= MIN_COUNT and w not in names and lexical_class(w) not in (LEX_NAME, LEX_PROPER)
+    )
+
+
+def main(argv: list[str]) -> None:
+    from deid.corpus import is_reserved
+    from deid.io import read_documents
+
+    docs = read_documents(argv[0])
+    if any(is_reserved(d) for d in docs):
+        raise SystemExit("refusing to build public words from reserved evaluation documents")
+    words = build(d.text for d in docs)
+    with lzma.open(RESOURCE, "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(words) + "\n")
+    print(f"{len(words)} public words written")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
