@@ -33,13 +33,14 @@ _NOT_NAMES = lx.SENTENCE_STARTERS | lx.LEGAL_FORMS | lx.ORG_CUES | lx.LOCATION_C
 
 
 def _name_ok(name: str) -> bool:
+    from deid.public_words import public_words
     from deid.placeholders.vocabulary import lowercase_words, noun_words
 
     first = name.split()[0]
     if first in _NOT_NAMES or is_role(first) or lx.INSTITUTION_NOUN.search(first):
         return False
-    if first in noun_words() and len(name.split()) == 1:
-        return False  # "der Angeklagte Hilfe geleistet": a noun, not a name
+    if len(name.split()) == 1 and (first in noun_words() or first in public_words()):
+        return False  # "der Angeklagte Hilfe geleistet", "der Kläger Unterhalt": nouns
     return first.lower() not in lowercase_words()  # "dem Kläger Recht geben"
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from deid.lexicon import is_ordinary_word
-from deid.schema import MODEL_SOURCE, PUBLIC_ENTITY, Span
+from deid.schema import DATE, ID, MODEL_SOURCE, MONEY, PUBLIC_ENTITY, Span
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -65,6 +65,9 @@ class PolicyConfig:
     # training decisions print in clear text, "ZDv"; deid.lexicon.is_ordinary_word) is kept
     # only this sure: the model flags unfamiliar words, a dictionary knows them. 0: off.
     common_noun_min_score: float = 0.95
+    # A model span of these types holds a digit: "Erschwerniszulage" is no amount, "Revision"
+    # no date. Rules never produce such a span; gold spans never are one.
+    digit_labels: tuple[str, ...] = (DATE, MONEY, ID)
 
 
 def keep_zones(text: str, cfg: PolicyConfig | None = None) -> list[Span]:
@@ -184,6 +187,10 @@ def _unsure_ordinary(text: str, span: Span, min_score: float) -> bool:
     )
 
 
+def _without_digit(text: str, span: Span, labels: tuple[str, ...]) -> bool:
+    return span.source == MODEL_SOURCE and span.label in labels and not any(c.isdigit() for c in text[span.start : span.end])
+
+
 def _kept_by(zone: Span, span: Span) -> bool:
     """A span touching a court, law, judge … zone is dropped; a state name only drops a span
     that is no more than it ("Ukraine", not "Amazon Deutschland GmbH")."""
@@ -194,7 +201,7 @@ def _kept_by(zone: Span, span: Span) -> bool:
 
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
     """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
-    label, or are an ordinary word the model is not sure about."""
+    label, are an ordinary word the model is not sure about, or a number without a digit."""
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
     out: list[Span] = []
@@ -202,7 +209,11 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
     import bisect
 
     for span in spans:
-        if span.label in cfg.keep_labels or _unsure_ordinary(text, span, cfg.common_noun_min_score):
+        if (
+            span.label in cfg.keep_labels
+            or _unsure_ordinary(text, span, cfg.common_noun_min_score)
+            or _without_digit(text, span, tuple(cfg.digit_labels))
+        ):
             continue
         i = bisect.bisect_right(starts, span.start)
         nearby = zones[max(0, i - 50) : i + 1]

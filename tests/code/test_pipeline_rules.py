@@ -150,6 +150,9 @@ def test_context_names_skip_plain_nouns_after_roles():
     text = "Der Zeuge Schmidtbauer sagte aus. Der Angeklagte Hilfe leisten wollte, sagte der Zeuge Recht."
     names = [text[s.start : s.end] for s in context_names(text)]
     assert names == ["Schmidtbauer"]
+    # words the training decisions print in clear text (deid.public_words) are no names either
+    text = "Die Klägerin Kontrollen und der Beklagte Leitungen ließen den Zeugen Schmidtbauer."
+    assert [text[s.start : s.end] for s in context_names(text)] == ["Schmidtbauer"]
 
 
 def test_keep_zones_hold_courts_laws_and_judges_but_not_parties(gold):
@@ -158,6 +161,21 @@ def test_keep_zones_hold_courts_laws_and_judges_but_not_parties(gold):
     on_gold = sum(_overlaps(z, d.spans) for d, z in zones)
     assert on_keep / len(zones) >= 0.85
     assert on_gold <= 0.002 * len(zones)
+
+
+def test_model_numbers_without_a_digit_are_dropped(gold):
+    doc = next(d for d in gold if re.search(r"\bRevision\b", d.text) and re.search(r"\d{4}", d.text))
+    word = re.search(r"\bRevision\b", doc.text)
+    year = re.search(r"\d{4}", doc.text)
+    spans = [Span(word.start(), word.end(), label, 0.99, "model") for label in ("MONEY", "DATE", "ID")]
+    number = Span(year.start(), year.end(), "DATE", 0.99, "model")
+    person = Span(word.start(), word.end(), PERSON, 0.99, "model")
+    assert apply_policy(doc.text, [*spans, number, person], zones=[]) == [number, person]
+    assert len(apply_policy(doc.text, spans, PolicyConfig(digit_labels=()), zones=[])) == 3
+    # gold numbers always hold a digit (the Bavarian set has them; LER annotates none)
+    bavaria = [Document.from_dict(r) for r in read_jsonl(ROOT / "data" / "gold" / "bavaria" / "rewritten.jsonl")]
+    numbers = [d.text[s.start : s.end] for d in bavaria for s in d.spans if s.label in ("MONEY", "DATE", "ID")]
+    assert len(numbers) >= 30 and all(any(c.isdigit() for c in n) for n in numbers)
 
 
 def test_state_names_are_public_but_do_not_shield_longer_spans(gold):
