@@ -33,8 +33,8 @@ _NOT_NAMES = lx.SENTENCE_STARTERS | lx.LEGAL_FORMS | lx.ORG_CUES | lx.LOCATION_C
 
 
 def _name_ok(name: str) -> bool:
-    from deid.public_words import public_words
     from deid.placeholders.vocabulary import lowercase_words, noun_words
+    from deid.public_words import public_words
 
     first = name.split()[0]
     if first in _NOT_NAMES or is_role(first) or lx.INSTITUTION_NOUN.search(first):

@@ -3,9 +3,8 @@
 Courts, judges (in the signature and in the bench line "durch die Richterin … Dr. X"),
 laws and statute references, court case numbers, published citations and the names of
 states (countries and the German Länder: an asylum seeker's "Ukraine" is no address) are
-public. A
-predicted span touching such a zone is dropped. The zones are found by rules on the
-document text; which kinds apply is configurable.
+public. A predicted span touching such a zone is dropped. The zones are found by rules on
+the document text; which kinds apply is configurable.
 """
 
 from __future__ import annotations
@@ -118,7 +117,8 @@ def _states() -> re.Pattern[str]:
     from deid.lexicon import LEX_NAME, lexical_class
     from deid.surrogates.gazetteers import read_lines
 
-    names = {c for c in (*read_lines("countries.txt.xz"), *_LAENDER) if lexical_class(c) != LEX_NAME}
+    states = (*read_lines("countries.txt.xz"), *_LAENDER)
+    names = {c for c in states if lexical_class(c) != LEX_NAME}
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     return re.compile(rf"(?<![\w\-])(?:{alternatives})s?(?![\w\-])")
 
@@ -188,7 +188,8 @@ def _unsure_ordinary(text: str, span: Span, min_score: float) -> bool:
 
 
 def _without_digit(text: str, span: Span, labels: tuple[str, ...]) -> bool:
-    return span.source == MODEL_SOURCE and span.label in labels and not any(c.isdigit() for c in text[span.start : span.end])
+    surface = text[span.start : span.end]
+    return span.source == MODEL_SOURCE and span.label in labels and not any(c.isdigit() for c in surface)
 
 
 def _kept_by(zone: Span, span: Span) -> bool:

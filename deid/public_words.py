@@ -17,9 +17,9 @@ import lzma
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
 
 RESOURCE = Path(__file__).resolve().parent / "resources" / "public_words.txt.xz"
 MIN_COUNT = 3

@@ -8,8 +8,8 @@ import random
 from deid.augment import noun_pool, swap_nouns
 from deid.lexicon import LEX_NAME, LEX_NOUN, lexical_class
 from deid.placeholders import detect_placeholders
-from deid.surrogates.gazetteers import read_lines
 from deid.surrogates import SurrogateGenerator
+from deid.surrogates.gazetteers import read_lines
 from deid.training import SourceDocument, surrogate_texts
 from tests.conftest import read_source
 

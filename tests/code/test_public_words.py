@@ -9,7 +9,8 @@ import json
 import pytest
 
 from deid.lexicon import is_ordinary_word
-from deid.public_words import build as build_public, main, public_words
+from deid.public_words import build as build_public
+from deid.public_words import main, public_words
 from deid.surrogates.gazetteers import read_lines
 from tests.conftest import ROOT, read_source
 
