@@ -31,7 +31,9 @@ _CANDIDATE = re.compile(r"(?<![\wäöüß.\-])[A-ZÄÖÜ][a-zäöüß]{3,}(?![\w
 
 @lru_cache(maxsize=1)
 def noun_pool() -> tuple[str, ...]:
-    """Rare-to-medium German nouns, capitalized; no surnames, first names or places."""
+    """Rare-to-medium German nouns, capitalized; no surnames, first names or places. Three
+    kinds: derivations and compounds with a noun suffix ("Verpuppung"), person and role nouns
+    (:func:`agent_nouns`), and compounds no dictionary knows (:func:`_compounds`)."""
     from wordfreq import top_n_list, zipf_frequency
 
     from deid.surrogates.gazetteers import read_lines

@@ -40,7 +40,7 @@ def _name_ok(name: str) -> bool:
     if first in _NOT_NAMES or is_role(first) or lx.INSTITUTION_NOUN.search(first):
         return False
     if len(name.split()) == 1 and (first in noun_words() or first in public_words()):
-        return False  # "der Angeklagte Hilfe geleistet", "der Kläger Unterhalt": nouns
+        return False  # "der Angeklagte Hilfe geleistet", "die Klägerin Kontrollen": nouns
     return first.lower() not in lowercase_words()  # "dem Kläger Recht geben"
 
 
