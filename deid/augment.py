@@ -29,50 +29,39 @@ _NOUN_SUFFIX = re.compile(
 _CANDIDATE = re.compile(r"(?<![\wäöüß.\-])[A-ZÄÖÜ][a-zäöüß]{3,}(?![\wäöüß\-])")
 
 
-@lru_cache(maxsize=1)
-def noun_pool() -> tuple[str, ...]:
-    """Rare-to-medium German nouns, capitalized; no surnames, first names or places. Three
-    kinds: derivations and compounds with a noun suffix ("Verpuppung"), person and role nouns
-    (:func:`agent_nouns`), and compounds no dictionary knows (:func:`_compounds`)."""
-    from wordfreq import top_n_list, zipf_frequency
-
-    from deid.surrogates.gazetteers import read_lines
-
-    names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
-    names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
-    pool = []
-    for word in top_n_list("de", 200_000):
-        if len(word) < 6 or not word.isalpha() or not word.islower() or not _NOUN_SUFFIX.search(word):
-            continue
-        noun = word[0].upper() + word[1:]
-        if noun in names:
-            continue
-        if 1.0 <= zipf_frequency(word, "de") <= 3.8:
-            pool.append(noun)
-    agents = agent_nouns(names)
-    return (*pool, *agents, *_compounds(pool, agents))
-
-
 _AGENT_SUFFIX = re.compile(r"(?:er|or|eur|ist|ent|ant|ling)$")
 _LINKED = re.compile(r"(?:ung|heit|keit|schaft|tion|tät|tum|ling)$")
 
 
-def agent_nouns(names: set[str]) -> list[str]:
-    """Rare nouns for persons and roles ("Überbringer", "Drogist") that Wiktionary calls
-    common nouns and no gazetteer calls a name: they end like surnames ("-er") without being
-    one, the shape behind "Beurteiler" and "Versorger" flagged as persons."""
+@lru_cache(maxsize=1)
+def noun_pool() -> tuple[str, ...]:
+    """Rare-to-medium German nouns, capitalized; no surnames, first names or places. Three
+    kinds: derivations and compounds with a noun suffix ("Verpuppung"); nouns for persons
+    and roles that Wiktionary calls common nouns ("Überbringer", "Drogist"), which end like
+    surnames ("-er") without being one, the shape behind "Beurteiler" flagged as a person;
+    and compounds no dictionary knows (:func:`_compounds`)."""
     from wordfreq import top_n_list, zipf_frequency
 
     from deid.lexicon import LEX_NOUN, lexical_class
+    from deid.surrogates.gazetteers import person_and_place_names
 
-    out = []
+    names = person_and_place_names()
+    derived: list[str] = []
+    agents: list[str] = []
     for word in top_n_list("de", 200_000):
-        if len(word) < 6 or not word.isalpha() or not word.islower() or not _AGENT_SUFFIX.search(word):
+        if len(word) < 6 or not word.isalpha() or not word.islower():
+            continue
+        is_derived, is_agent = bool(_NOUN_SUFFIX.search(word)), bool(_AGENT_SUFFIX.search(word))
+        if not (is_derived or is_agent):
             continue
         noun = word[0].upper() + word[1:]
-        if noun not in names and 1.0 <= zipf_frequency(word, "de") <= 3.8 and lexical_class(noun) == LEX_NOUN:
-            out.append(noun)
-    return out
+        if noun in names or not 1.0 <= zipf_frequency(word, "de") <= 3.8:
+            continue
+        if is_derived:
+            derived.append(noun)
+        if is_agent and lexical_class(noun) == LEX_NOUN:
+            agents.append(noun)
+    return (*derived, *agents, *_compounds(derived, agents))
 
 
 def _compounds(modifiers: Sequence[str], heads: Sequence[str], n: int = 5000) -> list[str]:

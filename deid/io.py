@@ -108,6 +108,19 @@ def write_text_atomic(path: str | Path, text: str) -> None:
         raise
 
 
+def read_word_list(path: Path) -> frozenset[str]:
+    """A bundled xz word list (one word per line); empty when it has not been built."""
+    if not path.exists():
+        return frozenset()
+    with lzma.open(path, "rt", encoding="utf-8") as fh:
+        return frozenset(line.strip() for line in fh if line.strip())
+
+
+def write_word_list(path: Path, words: Iterable[str]) -> None:
+    with lzma.open(path, "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(words) + "\n")
+
+
 def read_documents(path: str | Path) -> list[Document]:
     """Read a JSONL file of documents (the data contract), ``.jsonl`` or ``.jsonl.xz``."""
     return [Document.from_dict(rec) for rec in read_jsonl(path)]

@@ -14,6 +14,8 @@ import csv
 from functools import lru_cache
 from importlib import resources
 
+from deid.public_words import public_words
+
 LEX_UNKNOWN, LEX_NOUN, LEX_NAME, LEX_PROPER = range(4)
 N_CLASSES = 4
 _NAME_TAGS = frozenset({"Nachname", "Vorname"})
@@ -58,6 +60,4 @@ def is_common_noun(word: str) -> bool:
 def is_ordinary_word(word: str) -> bool:
     """A lexicon noun, or a word the training decisions leave in clear text again and again
     (:func:`deid.public_words.public_words`): either way nothing to anonymize."""
-    from deid.public_words import public_words
-
     return is_common_noun(word) or word in public_words()

@@ -209,11 +209,12 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
     starts = [z.start for z in zones]
     import bisect
 
+    digit_labels = tuple(cfg.digit_labels)
     for span in spans:
         if (
             span.label in cfg.keep_labels
             or _unsure_ordinary(text, span, cfg.common_noun_min_score)
-            or _without_digit(text, span, tuple(cfg.digit_labels))
+            or _without_digit(text, span, digit_labels)
         ):
             continue
         i = bisect.bisect_right(starts, span.start)

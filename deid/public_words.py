@@ -13,7 +13,6 @@ regenerates the bundled list and refuses reserved evaluation documents.
 
 from __future__ import annotations
 
-import lzma
 import re
 import sys
 from collections import Counter
@@ -28,23 +27,21 @@ _CAPITALIZED = re.compile(r"(?<![\wäöüß\-])[A-ZÄÖÜ][\wäöüß]*[a-zäö�
 
 @lru_cache(maxsize=1)
 def public_words() -> frozenset[str]:
-    if not RESOURCE.exists():
-        return frozenset()
-    with lzma.open(RESOURCE, "rt", encoding="utf-8") as fh:
-        return frozenset(line.strip() for line in fh if line.strip())
+    from deid.io import read_word_list
+
+    return read_word_list(RESOURCE)
 
 
 def build(texts: Iterable[str]) -> list[str]:
     """Words seen at least ``MIN_COUNT`` times, minus every word a gazetteer or Wiktionary
     knows as a person's name or a place."""
     from deid.lexicon import LEX_NAME, LEX_PROPER, lexical_class
-    from deid.surrogates.gazetteers import read_lines
+    from deid.surrogates.gazetteers import person_and_place_names
 
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(_CAPITALIZED.findall(text))
-    names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
-    names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
+    names = person_and_place_names()
     return sorted(
         w
         for w, n in counts.items()
@@ -54,14 +51,13 @@ def build(texts: Iterable[str]) -> list[str]:
 
 def main(argv: list[str]) -> None:
     from deid.corpus import is_reserved
-    from deid.io import read_documents
+    from deid.io import read_documents, write_word_list
 
     docs = read_documents(argv[0])
     if any(is_reserved(d) for d in docs):
         raise SystemExit("refusing to build public words from reserved evaluation documents")
     words = build(d.text for d in docs)
-    with lzma.open(RESOURCE, "wt", encoding="utf-8") as fh:
-        fh.write("\n".join(words) + "\n")
+    write_word_list(RESOURCE, words)
     print(f"{len(words)} public words written")
 
 

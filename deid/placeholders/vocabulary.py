@@ -8,7 +8,6 @@ data/corpus/train.jsonl`` regenerates the bundled list.
 
 from __future__ import annotations
 
-import lzma
 import re
 import sys
 from collections import Counter
@@ -28,19 +27,17 @@ MIN_COUNT = 3
 
 @lru_cache(maxsize=1)
 def lowercase_words() -> frozenset[str]:
-    if not RESOURCE.exists():
-        return frozenset()
-    with lzma.open(RESOURCE, "rt", encoding="utf-8") as fh:
-        return frozenset(line.strip() for line in fh if line.strip())
+    from deid.io import read_word_list
+
+    return read_word_list(RESOURCE)
 
 
 @lru_cache(maxsize=1)
 def noun_words() -> frozenset[str]:
     """Capitalized words the training corpus uses as nouns (after an article)."""
-    if not NOUN_RESOURCE.exists():
-        return frozenset()
-    with lzma.open(NOUN_RESOURCE, "rt", encoding="utf-8") as fh:
-        return frozenset(line.strip() for line in fh if line.strip())
+    from deid.io import read_word_list
+
+    return read_word_list(NOUN_RESOURCE)
 
 
 def build_nouns(texts) -> list[str]:
@@ -58,17 +55,15 @@ def build(texts) -> list[str]:
 
 
 def main(argv: list[str]) -> None:
-    from deid.io import read_documents
+    from deid.io import read_documents, write_word_list
 
     docs = read_documents(argv[0])
     if any(d.court in {"bgh", "bverwg", "bavaria"} and d.meta.get("corpus") != "decisions" or d.court == "bavaria" for d in docs):
         raise SystemExit("refusing to build the vocabulary from reserved evaluation documents")
     words = build(d.text for d in docs)
-    with lzma.open(RESOURCE, "wt", encoding="utf-8") as fh:
-        fh.write("\n".join(words) + "\n")
+    write_word_list(RESOURCE, words)
     nouns = build_nouns(d.text for d in docs)
-    with lzma.open(NOUN_RESOURCE, "wt", encoding="utf-8") as fh:
-        fh.write("\n".join(nouns) + "\n")
+    write_word_list(NOUN_RESOURCE, nouns)
     print(f"{len(words)} lowercase words, {len(nouns)} nouns written")
 
 

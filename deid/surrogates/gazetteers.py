@@ -264,6 +264,15 @@ def _split(name: str) -> dict[str, list[str]]:
 
 
 @cache
+def person_and_place_names() -> frozenset[str]:
+    """Every surname, first name and city of the raw lists (all pools, uncleaned): what a
+    list of ordinary words must leave out."""
+    names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
+    names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
+    return frozenset(names)
+
+
+@cache
 def _first_names_all() -> dict[str, tuple[str, int]]:
     return first_name_table(read_lines("first_names.tsv.xz"))
 
