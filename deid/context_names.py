@@ -4,12 +4,15 @@ The same cues that tell the placeholder detector what "K." stands for ("Zeuge K.
 GmbH", "Kstraße 5") mark real names in non-anonymized text: a capitalized word right after a
 person role ("der Zeuge Hassner", "Herrn Dr. Kebekus"), capitalized words right before a
 legal form ("Feinberg Projektbau GmbH"), a street name with a house number ("Rosenstraße
-14"). High precision, so the pipeline adds them to the model's spans.
+14"). A common first name followed by a capitalized word ("des Reinhard Hartleben") is a
+person too, with or without a role: the model, trained mostly on role-cued placeholders,
+misses such full names. High precision, so the pipeline adds them to the model's spans.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from deid.placeholders import lexicon as lx
 from deid.placeholders.rules import is_role
@@ -17,7 +20,7 @@ from deid.schema import ORGANIZATION, PERSON, STREET, Span
 
 _WORD = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"
 _TITLE = r"(?:(?:Dr\.|Prof\.|Dres\.|med\.|jur\.)\s)*(?:(?:von|van|de|zu)\s)?"
-_ROLE = re.compile(rf"(?<![\wäöüß]){_WORD}(?=\s)")
+_CAPITALIZED = re.compile(rf"(?<![\wäöüß]){_WORD}(?=\s)")
 _NAME_AFTER = re.compile(rf"\s{_TITLE}(?P<name>{_WORD}(?:\s{_WORD})?)(?=[\s,;.:)]|$)")
 _ORG_NAME = re.compile(
     rf"(?P<name>{_WORD}(?:[\s-]{_WORD}){{0,2}})\s(?:GmbH|gGmbH|AG|KG|OHG|GbR|UG|SE|mbH|e\.\s?V\.|Ltd\.?|Inc\.?)\b"
@@ -26,6 +29,11 @@ _STREET = re.compile(
     r"(?<![\wäöüß])(?:[A-ZÄÖÜ][\wäöüß\-]*(?:straße|strasse|weg|platz|allee|gasse|ring|damm|ufer)"
     r"|[A-ZÄÖÜ][\wäöüß\-]+\s(?:Straße|Weg|Platz|Allee|Gasse|Ring))\s\d{1,4}[a-z]?(?![\wäöüß]|[,.]\d)"
 )
+_FULL_NAME = re.compile(  # one line only: signatures list one judge per line
+    rf"(?<![\w\-])(?P<first>{_WORD})(?: (?P<second>{_WORD}|[A-ZÄÖÜ]\.))?"
+    rf" (?:(?:von|van|de|zu|vom) )?(?P<last>{_WORD})(?![\w\-]|\.\w)"
+)
+FIRST_NAME_MIN_COUNT = 50  # in the Berlin first-name statistics: common names only
 _NOT_NAMES = lx.SENTENCE_STARTERS | lx.LEGAL_FORMS | lx.ORG_CUES | lx.LOCATION_CUES | frozenset(
     "Gericht Senat Kammer Beschluss Urteil Klage Antrag Verfahren Vertrag Schreiben Bescheid "
     "Revision Berufung Beschwerde Termin Verhandlung Aussage Angaben Vortrag".split()
@@ -44,10 +52,57 @@ def _name_ok(name: str) -> bool:
     return first.lower() not in lowercase_words()  # "dem Kläger Recht geben"
 
 
-def context_names(text: str) -> list[Span]:
-    """Persons after roles, organizations before legal forms, streets with house numbers."""
+@cache
+def common_first_names() -> frozenset[str]:
+    """First names frequent enough to cue a person, minus those that are also ordinary
+    words ("Ernst", "Frank", "Hoffnung")."""
+    from deid.placeholders.vocabulary import lowercase_words, noun_words
+    from deid.public_words import public_words
+    from deid.surrogates.gazetteers import first_name_counts
+
+    ordinary = noun_words() | public_words()
+    return frozenset(
+        name
+        for name, count in first_name_counts().items()
+        if count >= FIRST_NAME_MIN_COUNT and name not in ordinary and name.lower() not in lowercase_words()
+    )
+
+
+def _surname_ok(word: str) -> bool:
+    """After a first name almost any capitalized word is a surname ("Helga Schneider"),
+    except cue words, roles and words that are normally written in lowercase."""
+    from deid.placeholders.vocabulary import lowercase_words
+
+    return not (
+        word in _NOT_NAMES or is_role(word) or lx.INSTITUTION_NOUN.search(word) or word.lower() in lowercase_words()
+    )
+
+
+def full_names(text: str) -> list[Span]:
+    """"Katharina Hartl", "Peter M. Zöllner": a common first name, an optional second first
+    name or initial, and a surname."""
+    firsts = common_first_names()
     spans: list[Span] = []
-    for r in _ROLE.finditer(text):
+    for w in _CAPITALIZED.finditer(text):  # every capitalized word: names may follow a cue word
+        if w.group(0) not in firsts or (spans and w.start() < spans[-1].end):
+            continue
+        m = _FULL_NAME.match(text, w.start())
+        if not m:
+            continue
+        second = m.group("second")
+        last, end = m.group("last"), m.end()
+        if second and not (second.endswith(".") or second in firsts):
+            last, end = second, m.end("second")  # "Emil Schliessleder Im": the name ends early
+        if _surname_ok(last):
+            spans.append(Span(m.start(), end, PERSON, 0.85, "context:first-name"))
+    return spans
+
+
+def context_names(text: str) -> list[Span]:
+    """Persons after roles or with a common first name, organizations before legal forms,
+    streets with house numbers."""
+    spans: list[Span] = full_names(text)
+    for r in _CAPITALIZED.finditer(text):
         if not is_role(r.group(0)):
             continue
         m = _NAME_AFTER.match(text, r.end())

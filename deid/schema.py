@@ -48,6 +48,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "VAT_ID": ID,
     "SOCIAL_SECURITY_ID": ID,
     "LICENSE_PLATE": ID,
+    "VEHICLE_ID": ID,
     "PATENT": ID,
     "BRAND_NUMBER": ID,
     "PERMIT_NUMBER": ID,

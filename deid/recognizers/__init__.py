@@ -27,6 +27,7 @@ from deid.recognizers.tax_id import TaxIdRecognizer
 from deid.recognizers.tax_number import TaxNumberRecognizer
 from deid.recognizers.url import UrlRecognizer
 from deid.recognizers.vat_id import VatIdRecognizer
+from deid.recognizers.vehicle_id import VehicleIdRecognizer
 from deid.schema import Span
 
 __all__ = [
@@ -50,6 +51,7 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.vat_id.v1": VatIdRecognizer,
     "deid.recognizers.social_security.v1": SocialSecurityRecognizer,
     "deid.recognizers.license_plate.v1": LicensePlateRecognizer,
+    "deid.recognizers.vehicle_id.v1": VehicleIdRecognizer,
     "deid.recognizers.patent.v1": PatentRecognizer,
     "deid.recognizers.brand_number.v1": BrandNumberRecognizer,
     "deid.recognizers.permit_number.v1": PermitNumberRecognizer,

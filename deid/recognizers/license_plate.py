@@ -1,4 +1,5 @@
-"""German vehicle registration plates (``M-AB 1234``, ``B-XY 12E``, ``KA AB 123``).
+"""Vehicle registration plates: German (``M-AB 1234``, ``B-XY 12E``, ``KA AB 123``) and
+the district–digits–letters layout of other European countries (``CJ 07 RMT``).
 
 Both forms need a context word such as ``Kennzeichen``: without one, the hyphenated form
 matches journal and tariff abbreviations (``WuW/E DE-R 1621``, ``AS RP-SL 41``, ``TV-L 3``)
@@ -17,6 +18,8 @@ _REST = (
     r"[A-Z]{1,2}[ \u00a0]?[1-9]\d{0,3}[EH]?"
     r"(?![\w\-]|[.,/]\d|[ \u00a0][A-Z][A-Za-z]{0,3}[ \u00a0]?\d)"
 )
+# district, two or three digits, letters: not "B 12 KR 18/99" (a court file number goes on)
+_FOREIGN = r"(?<![\w\-])[A-Z]{1,2}[ \u00a0\-]\d{2,3}[ \u00a0\-][A-Z]{2,3}(?![\w\-]|[ \u00a0]\d)"
 _MAX_CHARS = 8  # letters and digits of a plate, without the E/H suffix
 
 
@@ -28,6 +31,7 @@ class LicensePlateRecognizer(PatternRecognizer):
     PATTERNS = (
         Pattern("plate_hyphen", rf"{_DISTRICT}-{_REST}", 0.4, needs_context=True),
         Pattern("plate_space", rf"{_DISTRICT}[ \u00a0]{_REST}", 0.35, needs_context=True),
+        Pattern("plate_foreign", _FOREIGN, 0.35, needs_context=True),
     )
     CONTEXT = (
         "kennzeichen", "kfz", "nummernschild", "kennzeichenschild", "fahrzeug", "pkw", "lkw",

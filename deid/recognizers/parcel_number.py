@@ -3,7 +3,9 @@
 A parcel number identifies a piece of land and through the land register its owner, so
 courts anonymize it ("Flurstück B", "Fl.Nr. ...", "Flur-Nr. xx/001" in the published corpus).
 Bare numbers with a slash are everywhere in legal text (``12/18``), so a number fires only
-right after a parcel label, or as a further item of a list that starts with one.
+right after a parcel label, or as a further item of a list that starts with one. The sheet
+of the land register ("Grundbuch von Ahorn, Blatt 1287") names the owner the same way
+("Blatt 2. .." in the published corpus) and counts too.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ class ParcelNumberRecognizer(PatternRecognizer):
     LABEL = "PARCEL_NUMBER"
     PATTERNS = (
         Pattern("parcel_labelled", rf"(?<![\w.]){_KEY}:?{_S}(?P<value>{_NUMBER}){NUM_RIGHT}", 0.85),
+        # "Grundbuch (des Amtsgerichts Coburg) von Ahorn, Blatt 1287"
+        Pattern(
+            "land_register_sheet",
+            r"(?<!\w)Grundbuch(?:s|es)?[ \u00a0][^\n,;()]{2,60}?,?[ \u00a0](?:Blatt|Bl\.)[ \u00a0]?(?P<value>\d{1,6})" + NUM_RIGHT,
+            0.85,
+        ),
         # "Fl.Nrn. 421/5, 421/6 und 422": the further items of a labelled list
         *list_item_patterns(
             "parcel_list_item",

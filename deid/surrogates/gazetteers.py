@@ -277,6 +277,11 @@ def _first_names_all() -> dict[str, tuple[str, int]]:
     return first_name_table(read_lines("first_names.tsv.xz"))
 
 
+def first_name_counts() -> dict[str, int]:
+    """How often each known first name was given (all pools: it reads real names)."""
+    return {name: count for name, (_, count) in _first_names_all().items()}
+
+
 @lru_cache(maxsize=512)
 def _streets_ending(gaz: Gazetteers, word: str, style: str) -> Sampler:
     if style == "glued":

@@ -17,6 +17,8 @@ from deid.recognizers.license_plate import LicensePlateRecognizer
         "der Pkw mit dem Kennzeichen [[WÜ-Z 9]] wurde",
         "Kfz-Kennzeichen: [[HH-AB1234]]",
         "das Fahrzeug [[M-AB 1234]] und [[M-CD 56H]]",
+        "mit im Fahrzeug liegenden rumänischem Kennzeichen „[[CJ 07 RMT]]“",
+        "Kennzeichen: [[B-123-XYZ]]",
         # negatives
         "M-AB 1234",  # no context
         "Kennzeichen „… … …“",
@@ -26,6 +28,9 @@ from deid.recognizers.license_plate import LicensePlateRecognizer
         "Kennzeichen ABC-DE 1234",  # nine characters
         "Kennzeichen M-AB 0123",  # leading zero
         "Fahrzeug der Marke Audi vom Typ SQ5 3.0 TDI",
+        "CJ 07 RMT",  # foreign layout without context
+        "zum Fahrzeug vgl. BSG, Az. B 12 KR 11/06",
+        "das Fahrzeug; BSG B 12 KR 11/06",
     ],
 )
 def test_license_plate_table(marked: str) -> None:

@@ -18,6 +18,9 @@ from deid.recognizers.parcel_number import ParcelNumberRecognizer
         "auf dem Flurstück [[118/2]] errichtet",
         "Flur-Nr.: [[77/12]]",
         "Flst. Nr. [[2031a]] ist bebaut",
+        "das im Grundbuch von Scheinfeld, Blatt [[6424]] verzeichnete Grundstück",
+        "(Grundbuch des Amtsgerichts Coburg von Ahorn, Blatt [[1287]]) mit der Anschrift",
+        "eingetragen im Grundbuch von Schwabing Bl. [[12345]]",
         # negatives: placeholders of the published corpus, fractions and citations without a label
         "Flur-Nr. xx/001 und Flurstück B",
         "Flurstücke j, k, l, m, n und o",
@@ -25,6 +28,8 @@ from deid.recognizers.parcel_number import ParcelNumberRecognizer
         "§ 34 Abs. 1 BauGB, Nr. 12/3 und 4",
         "nach Anlage 1 Nr. 421/5 der Verordnung",
         "die Flurstücke wurden 2019 und 2020 geteilt",
+        "vgl. Bl. 236 der Gerichtsakte; das Grundbuch wurde berichtigt.\nBlatt 3",
+        "Grundbuchamt, Blatt 12/3 der Akte",
     ],
 )
 def test_parcel_table(marked: str) -> None:
