@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from deid.lexicon import is_ordinary_word
+from deid.lexicon import LEX_NAME, LEX_PROPER, is_ordinary_word, lexical_class
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
@@ -18,16 +18,30 @@ def _common_word(variant: str) -> bool:
     """A single everyday German word ("Angeklagten", "Straße", any noun of the lexicon), or
     one shaped like a common noun (a compound of common words, "Waisengeld"; a derivation,
     "Begnadigungen"), is not propagated: one wrong prediction must not become a wrong
-    prediction in every sentence."""
+    prediction in every sentence. Known surnames and places are the exception however
+    frequent or compound-like they are ("Müller", "Hartleben", "Celle"): their later
+    mentions are exactly what consistency is for. Role nouns never are ("Richter")."""
     if " " in variant:
         return False
-    from deid.features import SHAPE_NONE, _zipf, word_shape
+    from deid.features import SHAPE_NONE, SHAPE_ROLE, _zipf, word_shape
 
-    return (
-        _zipf(variant) >= 3.5
-        or is_ordinary_word(variant)
-        or (variant[:1].isupper() and word_shape(variant) != SHAPE_NONE)
-    )
+    if is_ordinary_word(variant):
+        return True
+    shape = word_shape(variant) if variant[:1].isupper() else SHAPE_NONE
+    if shape != SHAPE_ROLE and _known_name(variant):
+        return False
+    return _zipf(variant) >= 3.5 or shape != SHAPE_NONE
+
+
+def _known_name(word: str) -> bool:
+    """A surname, first name or place of the gazetteers or of the lexicon that is no
+    lowercase word at a sentence start ("Weiß", "Will", "Klein")."""
+    from deid.placeholders.vocabulary import lowercase_words
+    from deid.surrogates.gazetteers import person_and_place_names
+
+    if word.lower() in lowercase_words():
+        return False
+    return lexical_class(word) in (LEX_NAME, LEX_PROPER) or word in person_and_place_names()
 
 
 def variants(surface: str, label: str) -> set[str]:

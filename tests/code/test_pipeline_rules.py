@@ -74,6 +74,24 @@ def test_unconfident_spans_and_blocked_zones_are_not_propagated(gold):
     assert not any(_overlaps(f, blocked) for f in found)
 
 
+def test_known_names_spread_even_when_frequent_or_compound_like():
+    """Surnames and places of the gazetteers spread although a frequency or shape rule
+    alone would block them; role nouns and names that are lowercase words do not."""
+    text = (
+        "Der Erbe Reinhard Hartleben und Anton Müller zogen nach Celle. Hartleben blieb, Müller "
+        "ging, in Celle war es still. Weiß der Richter Klaus Richter davon? Richter am Amtsgericht. "
+        "Will man das? Peter Will sagte nein."
+    )
+    seeds = [
+        Span(m.start(), m.end(), label, 0.95, "model")
+        for name, label in [("Reinhard Hartleben", PERSON), ("Anton Müller", PERSON), ("Celle", "LOCATION"),
+                            ("Klaus Richter", PERSON), ("Peter Will", PERSON)]
+        for m in [re.search(name, text)]
+    ]
+    added = [text[s.start : s.end] for s in propagate(text, seeds, min_score=0.7) if s.source == "consistency"]
+    assert sorted(added) == ["Celle", "Hartleben", "Müller"]
+
+
 def test_an_everyday_word_is_never_spread(gold):
     doc = next(d for d in gold if len(re.findall(r"\bGericht\b", d.text)) >= 3)
     first = re.search(r"\bGericht\b", doc.text)
