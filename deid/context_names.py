@@ -41,13 +41,17 @@ _NOT_NAMES = lx.SENTENCE_STARTERS | lx.LEGAL_FORMS | lx.ORG_CUES | lx.LOCATION_C
 
 
 def _name_ok(name: str) -> bool:
+    from deid.features import SHAPE_SUFFIX, word_shape
     from deid.placeholders.vocabulary import lowercase_words, noun_words
     from deid.public_words import public_words
 
     first = name.split()[0]
     if first in _NOT_NAMES or is_role(first) or lx.INSTITUTION_NOUN.search(first):
         return False
-    if len(name.split()) == 1 and (first in noun_words() or first in public_words()):
+    # Wiktionary's nouns are no test here: surnames such as "Basler" and "Versen" are nouns too
+    if len(name.split()) == 1 and (
+        first in noun_words() or first in public_words() or word_shape(first) == SHAPE_SUFFIX
+    ):
         return False  # "der Angeklagte Hilfe geleistet", "die Klägerin Kontrollen": nouns
     return first.lower() not in lowercase_words()  # "dem Kläger Recht geben"
 

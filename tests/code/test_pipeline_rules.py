@@ -171,6 +171,9 @@ def test_context_names_skip_plain_nouns_after_roles():
     # words the training decisions print in clear text (deid.public_words) are no names either
     text = "Die Klägerin Kontrollen und der Beklagte Leitungen ließen den Zeugen Schmidtbauer."
     assert [text[s.start : s.end] for s in context_names(text)] == ["Schmidtbauer"]
+    # derivations ("-ung", "-keit") are objects, not names
+    text = "Die Beklagte Unregelmäßigkeiten; dem Antragsteller Reisekostenvergütung; der Zeuge Hassner."
+    assert [text[s.start : s.end] for s in context_names(text)] == ["Hassner"]
 
 
 def test_full_names_need_a_common_first_name_on_one_line(gold):
