@@ -437,6 +437,15 @@ def test_fine_id_formats(gen, label, pattern):
         assert re.fullmatch(pattern, out), out
 
 
+def test_vehicle_ids_are_vins_the_recognizer_accepts(gen):
+    from deid.recognizers.vehicle_id import VehicleIdRecognizer
+
+    recognizer = VehicleIdRecognizer()
+    for out in draws(gen, "VEHICLE_ID", "WAUZZZFY5J2041754", n=30):
+        assert re.fullmatch(r"[A-HJ-NPR-Z0-9]{17}", out), out  # no I, O, Q
+        assert [(s.start, s.end) for s in recognizer.analyze(f"FIN {out}")] == [(4, 21)]
+
+
 def test_odd_surfaces_never_crash(gen):
     rng = Random(0)
     alphabet = "AaKkxX0189 .-…/*€()Äüß,"
