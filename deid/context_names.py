@@ -4,9 +4,10 @@ The same cues that tell the placeholder detector what "K." stands for ("Zeuge K.
 GmbH", "Kstraße 5") mark real names in non-anonymized text: a capitalized word right after a
 person role ("der Zeuge Hassner", "Herrn Dr. Kebekus"), capitalized words right before a
 legal form ("Feinberg Projektbau GmbH"), a street name with a house number ("Rosenstraße
-14"). A common first name followed by a capitalized word ("des Reinhard Hartleben") is a
-person too, with or without a role: the model, trained mostly on role-cued placeholders,
-misses such full names. High precision, so the pipeline adds them to the model's spans.
+14"), the cadastral district of a parcel ("Gemarkung Ahorn"). A common first name followed
+by a capitalized word ("des Reinhard Hartleben") is a person too, with or without a role:
+the model, trained mostly on role-cued placeholders, misses such full names. High
+precision, so the pipeline adds them to the model's spans.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from functools import cache
 
 from deid.placeholders import lexicon as lx
 from deid.placeholders.rules import is_role
-from deid.schema import ORGANIZATION, PERSON, STREET, Span
+from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
 
 _WORD = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"
 _TITLE = r"(?:(?:Dr\.|Prof\.|Dres\.|med\.|jur\.)\s)*(?:(?:von|van|de|zu)\s)?"
@@ -32,6 +33,12 @@ _STREET = re.compile(
 _FULL_NAME = re.compile(  # one line only: signatures list one judge per line
     rf"(?<![\w\-])(?P<first>{_WORD})(?: (?P<second>{_WORD}|[A-ZÄÖÜ]\.))?"
     rf" (?:(?:von|van|de|zu|vom) )?(?P<last>{_WORD})(?![\w\-]|\.\w)"
+)
+# the cadastral district names where a parcel lies: the training courts anonymize it every
+# time ("der Gemarkung B."), and the land register is kept by the same district
+_CADASTRAL = re.compile(
+    rf"(?<![\w\-])(?:Gemarkung(?:en)?|Grundbuch(?:es|s)?(?: des Amtsgerichts {_WORD})? von)"
+    rf" (?P<name>{_WORD}(?: (?:am|an der|im|bei) {_WORD})?)(?![\w\-])"
 )
 FIRST_NAME_MIN_COUNT = 50  # in the Berlin first-name statistics: common names only
 _NOT_NAMES = lx.SENTENCE_STARTERS | lx.LEGAL_FORMS | lx.ORG_CUES | lx.LOCATION_CUES | frozenset(
@@ -104,7 +111,7 @@ def full_names(text: str) -> list[Span]:
 
 def context_names(text: str) -> list[Span]:
     """Persons after roles or with a common first name, organizations before legal forms,
-    streets with house numbers."""
+    cadastral districts, streets with house numbers."""
     spans: list[Span] = full_names(text)
     for r in _CAPITALIZED.finditer(text):
         if not is_role(r.group(0)):
@@ -130,6 +137,9 @@ def context_names(text: str) -> list[Span]:
         start = m.end("name") - len(" ".join(words)) if " " in name else m.start("name")
         start = text.find(words[0], m.start("name"), m.end("name"))
         spans.append(Span(start, m.end("name"), ORGANIZATION, 0.85, "context:legal-form"))
+    for m in _CADASTRAL.finditer(text):
+        if m.group("name") not in _NOT_NAMES:
+            spans.append(Span(m.start("name"), m.end("name"), LOCATION, 0.85, "context:cadastral"))
     for m in _STREET.finditer(text):
         if re.match(r"(?:Bundes|Kreis|Land|Staats|Gemeinde)straße\s", m.group(0)):
             continue  # road designations are public

@@ -189,6 +189,16 @@ def test_full_names_need_a_common_first_name_on_one_line(gold):
     assert len(hits) >= 20 and right / len(hits) >= 0.7  # measured 20 of 26; the rest: public figures
 
 
+def test_cadastral_districts_are_locations():
+    """The district a parcel lies in locates its owner; "Gemarkungen" alone is no name."""
+    text = (
+        "Eigentümerin der Flur-Nr. 412/3 der Gemarkung Ahorn (Grundbuch des Amtsgerichts Coburg "
+        "von Ahorn, Blatt 1287) und der Gemarkung Buch am Wald. Die Gemarkungen Der Stadt …"
+    )
+    found = [(text[s.start : s.end], s.label) for s in context_names(text) if s.source == "context:cadastral"]
+    assert found == [("Ahorn", "LOCATION"), ("Ahorn", "LOCATION"), ("Buch am Wald", "LOCATION")]
+
+
 def test_keep_zones_hold_courts_laws_and_judges_but_not_parties(gold):
     zones = [(d, z) for d in gold for z in keep_zones(d.text)]
     on_keep = sum(_overlaps(z, d.keep) for d, z in zones)
