@@ -49,18 +49,18 @@ _NOT_NAMES = lx.SENTENCE_STARTERS | lx.LEGAL_FORMS | lx.ORG_CUES | lx.LOCATION_C
 
 def _name_ok(name: str) -> bool:
     from deid.features import SHAPE_SUFFIX, word_shape
-    from deid.placeholders.vocabulary import lowercase_words, noun_words
+    from deid.placeholders.vocabulary import noun_words
     from deid.public_words import public_words
 
     first = name.split()[0]
-    if first in _NOT_NAMES or is_role(first) or lx.INSTITUTION_NOUN.search(first):
+    if not _could_be_name(first):
         return False
     # Wiktionary's nouns are no test here: surnames such as "Basler" and "Versen" are nouns too
-    if len(name.split()) == 1 and (
-        first in noun_words() or first in public_words() or word_shape(first) == SHAPE_SUFFIX
-    ):
-        return False  # "der Angeklagte Hilfe geleistet", "die Klägerin Kontrollen": nouns
-    return first.lower() not in lowercase_words()  # "dem Kläger Recht geben"
+    # ("der Angeklagte Hilfe geleistet", "die Klägerin Kontrollen": nouns)
+    return not (
+        len(name.split()) == 1
+        and (first in noun_words() or first in public_words() or word_shape(first) == SHAPE_SUFFIX)
+    )
 
 
 @cache
@@ -79,9 +79,9 @@ def common_first_names() -> frozenset[str]:
     )
 
 
-def _surname_ok(word: str) -> bool:
-    """After a first name almost any capitalized word is a surname ("Helga Schneider"),
-    except cue words, roles and words that are normally written in lowercase."""
+def _could_be_name(word: str) -> bool:
+    """No cue word, role or institution, and not normally written in lowercase ("dem Kläger
+    Recht geben"). After a first name that is all a surname needs ("Helga Schneider")."""
     from deid.placeholders.vocabulary import lowercase_words
 
     return not (
@@ -104,7 +104,7 @@ def full_names(text: str) -> list[Span]:
         last, end = m.group("last"), m.end()
         if second and not (second.endswith(".") or second in firsts):
             last, end = second, m.end("second")  # "Emil Schliessleder Im": the name ends early
-        if _surname_ok(last):
+        if _could_be_name(last):
             spans.append(Span(m.start(), end, PERSON, 0.85, "context:first-name"))
     return spans
 
@@ -134,7 +134,6 @@ def context_names(text: str) -> list[Span]:
             words = words[1:]
         if not words:
             continue
-        start = m.end("name") - len(" ".join(words)) if " " in name else m.start("name")
         start = text.find(words[0], m.start("name"), m.end("name"))
         spans.append(Span(start, m.end("name"), ORGANIZATION, 0.85, "context:legal-form"))
     for m in _CADASTRAL.finditer(text):
