@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from deid.lexicon import LEX_NAME, LEX_PROPER, is_ordinary_word, lexical_class
+from deid.lexicon import is_ordinary_word, known_name
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
@@ -17,31 +17,20 @@ _MIN_LEN = 3
 def _common_word(variant: str) -> bool:
     """A single everyday German word ("Angeklagten", "Straße", any noun of the lexicon), or
     one shaped like a common noun (a compound of common words, "Waisengeld"; a derivation,
-    "Begnadigungen"), is not propagated: one wrong prediction must not become a wrong
+    "Begnadigungen"; an unknown word ending in a noun, "Erstbeurteiler"), is not propagated: one wrong prediction must not become a wrong
     prediction in every sentence. Known surnames and places are the exception however
     frequent or compound-like they are ("Müller", "Hartleben", "Celle"): their later
     mentions are exactly what consistency is for. Role nouns never are ("Richter")."""
     if " " in variant:
         return False
-    from deid.features import SHAPE_NONE, SHAPE_ROLE, _zipf, word_shape
+    from deid.features import SHAPE_NONE, SHAPE_ROLE, _zipf, plain_compound, word_shape
 
     if is_ordinary_word(variant):
         return True
     shape = word_shape(variant) if variant[:1].isupper() else SHAPE_NONE
-    if shape != SHAPE_ROLE and _known_name(variant):
+    if shape != SHAPE_ROLE and known_name(variant):
         return False
-    return _zipf(variant) >= 3.5 or shape != SHAPE_NONE
-
-
-def _known_name(word: str) -> bool:
-    """A surname, first name or place of the gazetteers or of the lexicon that is no
-    lowercase word at a sentence start ("Weiß", "Will", "Klein")."""
-    from deid.placeholders.vocabulary import lowercase_words
-    from deid.surrogates.gazetteers import person_and_place_names
-
-    if word.lower() in lowercase_words():
-        return False
-    return lexical_class(word) in (LEX_NAME, LEX_PROPER) or word in person_and_place_names()
+    return _zipf(variant) >= 3.5 or shape != SHAPE_NONE or plain_compound(variant)
 
 
 def variants(surface: str, label: str) -> set[str]:

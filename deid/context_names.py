@@ -48,18 +48,25 @@ _NOT_NAMES = lx.SENTENCE_STARTERS | lx.LEGAL_FORMS | lx.ORG_CUES | lx.LOCATION_C
 
 
 def _name_ok(name: str) -> bool:
-    from deid.features import SHAPE_SUFFIX, word_shape
+    from deid.features import SHAPE_SUFFIX, plain_compound, word_shape
+    from deid.lexicon import is_common_noun, known_name
     from deid.placeholders.vocabulary import noun_words
     from deid.public_words import public_words
 
     first = name.split()[0]
     if not _could_be_name(first):
         return False
-    # Wiktionary's nouns are no test here: surnames such as "Basler" and "Versen" are nouns too
-    # ("der Angeklagte Hilfe geleistet", "die Klägerin Kontrollen": nouns)
+    # ("der Angeklagte Hilfe geleistet", "die Klägerin Kontrollen", "Konsum von Kokain":
+    # nouns). A Wiktionary noun that is also a known surname stays ("Basler", "Versen").
     return not (
         len(name.split()) == 1
-        and (first in noun_words() or first in public_words() or word_shape(first) == SHAPE_SUFFIX)
+        and (
+            first in noun_words()
+            or first in public_words()
+            or word_shape(first) == SHAPE_SUFFIX
+            or plain_compound(first)
+            or (is_common_noun(first) and not known_name(first))
+        )
     )
 
 

@@ -154,6 +154,26 @@ def noun_compound(word: str) -> bool:
     return False
 
 
+_ONE_WORD = re.compile(r"[^\W\d_]+")
+_SURNAME_ENDINGS = tuple(sorted(h for h in _NAME_HEADS if len(h) >= 5))
+
+
+def plain_compound(word: str) -> bool:
+    """One word built from ordinary words: a noun compound ("Erschwerniszulage",
+    "Haaranalyse"), a compound of common words or a noun derivation ("Drogenanamnese",
+    "Beurteilungsbeitrag"), and neither a name the gazetteers or Wiktionary know
+    ("Schliessleder", "Siggenhofen") nor a street ("Koboldstraße"). The policy uses it to
+    doubt model spans; unlike :func:`noun_compound` it is no model feature, so it may change."""
+    from deid.lexicon import known_name
+    from deid.placeholders.lexicon import STREET_WORD
+
+    if not _ONE_WORD.fullmatch(word) or known_name(word) or STREET_WORD.search(word):
+        return False
+    if word.lower().endswith(_SURNAME_ENDINGS):
+        return False  # "Seidlmeier" ends in the noun "Eier" but is a "-meier"
+    return noun_compound(word) or word_shape(word) in (SHAPE_SUFFIX, SHAPE_COMPOUND)
+
+
 def _v4(word: str) -> int:
     return 1 + (_v3(word) - 1) * 2 + noun_compound(word)
 

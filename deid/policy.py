@@ -14,6 +14,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from deid.features import plain_compound
 from deid.lexicon import is_ordinary_word
 from deid.schema import DATE, ID, MODEL_SOURCE, MONEY, PUBLIC_ENTITY, Span
 
@@ -61,8 +62,11 @@ class PolicyConfig:
     keep_states: bool = True
     keep_labels: tuple[str, ...] = field(default_factory=tuple)  # e.g. ("PATENT",) for BPatG
     # A model span that is one ordinary word (a Wiktionary noun, "Deponie", or a word the
-    # training decisions print in clear text, "ZDv"; deid.lexicon.is_ordinary_word) is kept
-    # only this sure: the model flags unfamiliar words, a dictionary knows them. 0: off.
+    # training decisions print in clear text, "ZDv"; deid.lexicon.is_ordinary_word) or, on
+    # its own, one compound of ordinary words ("Erschwerniszulage"; deid.features.
+    # plain_compound) is kept only this sure: the model flags unfamiliar words, a dictionary
+    # knows them. A compound next to another span is part of a name ("Auto-Kraus
+    # Abschleppservice") and stays. 0: off.
     common_noun_min_score: float = 0.95
     # A model span of these types holds a digit: "Erschwerniszulage" is no amount, "Revision"
     # no date. Rules never produce such a span; gold spans never are one.
@@ -179,12 +183,25 @@ def judge_zones(text: str) -> list[Span]:
     return zones
 
 
-def _unsure_ordinary(text: str, span: Span, min_score: float) -> bool:
-    return (
-        span.source == MODEL_SOURCE
-        and (span.score or 0.0) < min_score
-        and is_ordinary_word(text[span.start : span.end])
-    )
+def _unsure_word(text: str, span: Span, min_score: float, attached: bool) -> bool:
+    if span.source != MODEL_SOURCE or (span.score or 0.0) >= min_score:
+        return False
+    surface = text[span.start : span.end]
+    return is_ordinary_word(surface) or (not attached and plain_compound(surface))
+
+
+_JOINT = re.compile(r"[ \-„“\"]{1,2}")
+
+
+def _attached(text: str, spans: list[Span]) -> set[int]:
+    """Indices of spans that touch another one across a space, hyphen or quote."""
+    order = sorted(range(len(spans)), key=lambda i: (spans[i].start, spans[i].end))
+    out: set[int] = set()
+    for a, b in zip(order, order[1:]):
+        left, right = spans[a], spans[b]
+        if left.end <= right.start and _JOINT.fullmatch(text[left.end : right.start]):
+            out.update((a, b))
+    return out
 
 
 def _without_digit(text: str, span: Span, labels: tuple[str, ...]) -> bool:
@@ -202,7 +219,8 @@ def _kept_by(zone: Span, span: Span) -> bool:
 
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
     """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
-    label, are an ordinary word the model is not sure about, or a number without a digit."""
+    label, are an ordinary word or a lone compound of them the model is not sure about, or a
+    number without a digit."""
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
     out: list[Span] = []
@@ -210,10 +228,12 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
     import bisect
 
     digit_labels = tuple(cfg.digit_labels)
-    for span in spans:
+    spans = list(spans)
+    attached = _attached(text, spans)
+    for index, span in enumerate(spans):
         if (
             span.label in cfg.keep_labels
-            or _unsure_ordinary(text, span, cfg.common_noun_min_score)
+            or _unsure_word(text, span, cfg.common_noun_min_score, index in attached)
             or _without_digit(text, span, digit_labels)
         ):
             continue

@@ -115,6 +115,23 @@ def test_a_compound_noun_is_never_spread(gold):
     assert propagate(doc.text, [wrong], min_score=0.7) == [wrong]
 
 
+def test_an_unknown_word_ending_in_a_noun_is_never_spread(gold):
+    """"Notanwalts" (Not + Anwalt) has no compound shape the features call common, but it
+    ends in an ordinary noun and is no known name: one wrong span stays one."""
+    from deid.features import SHAPE_NONE, plain_compound, word_shape
+
+    doc, word = next(
+        (d, w)
+        for d in gold
+        for w, n in Counter(re.findall(r"\b[A-ZÄÖÜ][a-zäöüß]{9,}\b", d.text)).items()
+        if n >= 3 and word_shape(w) == SHAPE_NONE and plain_compound(w)
+        and not any(w in d.text[s.start : s.end] for s in d.spans)
+    )
+    first = re.search(rf"\b{word}\b", doc.text)
+    wrong = Span(first.start(), first.end(), PERSON, 0.99)
+    assert propagate(doc.text, [wrong], min_score=0.7) == [wrong]
+
+
 def test_a_lexicon_noun_is_never_spread(gold):
     """An ordinary noun Wiktionary knows ("Deponie") that neither its frequency nor its shape
     gives away is not spread either."""
@@ -157,6 +174,32 @@ def test_unsure_model_spans_on_ordinary_nouns_are_dropped(gold):
     assert len(dropped) <= 0.03 * len(golds)
 
 
+def test_unsure_lone_compounds_are_dropped_but_not_names_streets_or_parts_of_names(gold):
+    """A model span on one compound of ordinary words ("Notanwalts") needs the ordinary-word
+    score; a compound the gazetteers know as a name, a street, or a word next to another
+    span (part of a company name) stays."""
+    from deid.features import plain_compound
+
+    doc = next(d for d in gold if re.search(r"\bNotanwalts\b", d.text))
+    m = re.search(r"\bNotanwalts\b", doc.text)
+    assert plain_compound("Notanwalts")
+    unsure = Span(m.start(), m.end(), PERSON, 0.8, "model")
+    cfg = PolicyConfig()
+    assert apply_policy(doc.text, [unsure], cfg, zones=[]) == []
+    sure = Span(m.start(), m.end(), PERSON, 0.97, "model")
+    assert apply_policy(doc.text, [sure], cfg, zones=[]) == [sure]
+    text = "der Firma „Auto-Kraus Abschleppservice“ und der Abschleppservice selbst; Siggenhofen, Koboldstraße"
+
+    def unsure_at(word: str, last: bool = False) -> Span:
+        start = text.rindex(word) if last else text.index(word)
+        return Span(start, start + len(word), "ORGANIZATION", 0.45, "model")
+
+    company, part, alone = unsure_at("Auto-Kraus"), unsure_at("Abschleppservice"), unsure_at("Abschleppservice", True)
+    place, street = unsure_at("Siggenhofen"), unsure_at("Koboldstraße")
+    kept = apply_policy(text, [company, part, alone, place, street], cfg, zones=[])
+    assert kept == [company, part, place, street]
+
+
 def test_context_names_are_mostly_gold_names(gold):
     hits = [(d, s) for d in gold for s in context_names(d.text)]
     assert len(hits) >= 50
@@ -174,6 +217,9 @@ def test_context_names_skip_plain_nouns_after_roles():
     # derivations ("-ung", "-keit") are objects, not names
     text = "Die Beklagte Unregelmäßigkeiten; dem Antragsteller Reisekostenvergütung; der Zeuge Hassner."
     assert [text[s.start : s.end] for s in context_names(text)] == ["Hassner"]
+    # nouns Wiktionary knows and compounds of them, unless the name lists know the word too
+    text = "dass die Antragstellerin Kokain konsumiert habe; ein Beamter Erstbeurteiler wird; der Zeuge Basler."
+    assert [text[s.start : s.end] for s in context_names(text)] == ["Basler"]
 
 
 def test_full_names_need_a_common_first_name_on_one_line(gold):
