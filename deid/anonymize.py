@@ -17,6 +17,7 @@ from typing import Any, Iterable, Sequence
 from deid.consistency import propagate
 from deid.context_names import context_names
 from deid.ner import InferenceConfig, TokenClassifier
+from deid.place_names import extend_places
 from deid.policy import PolicyConfig, apply_policy, keep_zones
 from deid.recognizers import analyze_all, build_recognizers
 from deid.schema import Document, Span, spans_to_dicts
@@ -111,7 +112,7 @@ class Pipeline:
         rule_spans = analyze_all(text, self.recognizers) if self.recognizers else []
         if self.config.use_context_names:
             rule_spans = merge_spans(context_names(text), rule_spans)
-        spans = merge_spans(model_spans, rule_spans)
+        spans = extend_places(text, merge_spans(model_spans, rule_spans))
         zones = keep_zones(text, self.config.policy)
         spans = apply_policy(text, spans, self.config.policy, zones)
         if self.config.consistency:

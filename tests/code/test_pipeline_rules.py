@@ -325,3 +325,28 @@ def test_a_batch_run_logs_ids_and_counts_but_no_sensitive_text(gold, untrained, 
     assert "a document needs 'id' and 'text'" in logs  # the bad record is reported, by reason
     leaked = sorted(s for s in secrets if s in logs)
     assert not leaked, f"{len(leaked)} sensitive strings in the logs"
+
+
+def test_place_names_take_their_river_or_region(gold):
+    """"Braunau" before " am Inn" is extended over it; " am Montag" is no part of a name,
+    and a span the extension reaches into is absorbed."""
+    from deid.place_names import extend_places
+
+    text = "Er zog von Braunau am Inn nach Köln am Montag und am Dienstag nach Offenbach am Main."
+    def at(word: str, label: str = "LOCATION") -> Span:
+        return Span(text.index(word), text.index(word) + len(word), label, 0.9, "model")
+
+    spans = extend_places(text, [at("Braunau"), at("Köln"), at("Offenbach"), at("Main", "PERSON")])
+    assert [(text[s.start : s.end], s.label) for s in spans] == [
+        ("Braunau am Inn", "LOCATION"), ("Köln", "LOCATION"), ("Offenbach am Main", "LOCATION")
+    ]
+    assert extend_places(text, [at("Braunau", "PERSON")]) == [at("Braunau", "PERSON")]  # persons stay
+    # the gold set's multi-word places: a span on the first word grows to the whole name
+    places = [
+        (d, g) for d in gold for g in d.spans
+        if g.label == "LOCATION" and re.fullmatch(r"\S+ (?:am|im|an der) \S+", d.text[g.start : g.end])
+    ]
+    assert len(places) >= 2  # in the first 60 documents
+    for d, g in places:
+        first = Span(g.start, d.text.index(" ", g.start), "LOCATION", 0.9, "model")
+        assert [(s.start, s.end) for s in extend_places(d.text, [first])] == [(g.start, g.end)]
