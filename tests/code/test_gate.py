@@ -176,6 +176,28 @@ def test_project_params_have_a_gate_section(root) -> None:
     assert "PERSON" in cfg.min_type_recall and 0 < cfg.min_recall <= 1
 
 
+def test_a_set_may_report_a_metric_instead_of_flooring_it() -> None:
+    """``set_floors`` replaces a floor for one gold set: a number is that set's floor, None
+    leaves the metric reported and compared with the champion, but without a floor."""
+    cfg = GateConfig.from_params(
+        {"gate": {"gold_sets": ["ler", "bavaria"], "min_type_recall": {"PERSON": 0.9, "LOCATION": 0.85},
+                  "set_floors": {"bavaria": {"recall": None, "recall.LOCATION": 0.6}}}}
+    )  # fmt: skip
+    low = metrics(**{"eval.bavaria.recall": 0.7, "eval.bavaria.recall.LOCATION": 0.65})
+    decision = decide(low, None, cfg)
+    assert decision.promote, decision.reasons
+    floors = {r.metric: r.floor for r in decision.rows}
+    assert floors["eval.bavaria.recall"] is None and floors["eval.bavaria.recall.LOCATION"] == 0.6
+    assert floors["eval.ler.recall"] == 0.9  # the other set keeps the common floors
+    # a number still blocks, and the champion comparison still holds where the floor is gone
+    assert not decide(metrics(**{"eval.bavaria.recall.LOCATION": 0.5}), None, cfg).promote
+    worse = decide(low, metrics(**{"eval.bavaria.recall": 0.75}), cfg)
+    assert not worse.promote and "eval.bavaria.recall 0.7000 worse than champion" in worse.reason
+    for bad in ({"other": {"recall": None}}, {"bavaria": {"recal": None}}):
+        with pytest.raises(ValueError):
+            GateConfig.from_params({"gate": {"set_floors": bad}})
+
+
 def test_markdown_table() -> None:
     decision = decide(metrics(recall=0.85), metrics(), CFG)
     md = render_markdown(decision)
