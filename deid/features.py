@@ -158,6 +158,7 @@ _ONE_WORD = re.compile(r"[^\W\d_]+")
 _SURNAME_ENDINGS = tuple(sorted(h for h in _NAME_HEADS if len(h) >= 5))
 
 
+@lru_cache(maxsize=200_000)
 def plain_compound(word: str) -> bool:
     """One word built from ordinary words: a noun compound ("Erschwerniszulage",
     "Haaranalyse"), a compound of common words or a noun derivation ("Drogenanamnese",

@@ -327,20 +327,31 @@ def test_a_batch_run_logs_ids_and_counts_but_no_sensitive_text(gold, untrained, 
     assert not leaked, f"{len(leaked)} sensitive strings in the logs"
 
 
-def test_place_names_take_their_river_or_region(gold):
-    """"Braunau" before " am Inn" is extended over it; " am Montag" is no part of a name,
-    and a span the extension reaches into is absorbed."""
+def test_place_names_take_their_river_region_or_district(gold):
+    """"Braunau" (or "Braunau am") before " Inn" grows over it, "Fahrland" after "Potsdam"
+    grows back to the gazetteer's "Potsdam Fahrland"; " am Montag" is no part of a name,
+    persons never grow, and a span the extension reaches into is absorbed."""
     from deid.place_names import extend_places
 
-    text = "Er zog von Braunau am Inn nach Köln am Montag und am Dienstag nach Offenbach am Main."
-    def at(word: str, label: str = "LOCATION") -> Span:
-        return Span(text.index(word), text.index(word) + len(word), label, 0.9, "model")
+    text = (
+        "Er zog von Braunau am Inn nach Köln am Montag, dann nach Potsdam Fahrland und am "
+        "Dienstag nach Offenbach am Main; der Verein in Frankfurt am Main."
+    )
 
-    spans = extend_places(text, [at("Braunau"), at("Köln"), at("Offenbach"), at("Main", "PERSON")])
+    def at(word: str, label: str = "LOCATION", last: bool = False) -> Span:
+        start = text.rindex(word) if last else text.index(word)
+        return Span(start, start + len(word), label, 0.9, "model")
+
+    spans = extend_places(
+        text, [at("Braunau am"), at("Köln"), at("Fahrland"), at("Offenbach"), at("Main", "PERSON"),
+               at("Frankfurt", "ORGANIZATION")]
+    )  # fmt: skip
     assert [(text[s.start : s.end], s.label) for s in spans] == [
-        ("Braunau am Inn", "LOCATION"), ("Köln", "LOCATION"), ("Offenbach am Main", "LOCATION")
-    ]
-    assert extend_places(text, [at("Braunau", "PERSON")]) == [at("Braunau", "PERSON")]  # persons stay
+        ("Braunau am Inn", "LOCATION"), ("Köln", "LOCATION"), ("Potsdam Fahrland", "LOCATION"),
+        ("Offenbach am Main", "LOCATION"), ("Frankfurt am Main", "ORGANIZATION"),
+    ]  # fmt: skip
+    assert extend_places(text, [at("Braunau", "PERSON")]) == [at("Braunau", "PERSON")]
+    assert extend_places(text, [at("Potsdam", "ORGANIZATION")]) == [at("Potsdam", "ORGANIZATION")]
     # the gold set's multi-word places: a span on the first word grows to the whole name
     places = [
         (d, g) for d in gold for g in d.spans
