@@ -18,6 +18,7 @@ import getpass
 import logging
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -29,6 +30,7 @@ from deid import registry
 logger = logging.getLogger(__name__)
 
 REASON_LIMIT = 500  # a reason is a sentence, not a document
+_FLOORABLE = re.compile(r"recall|precision|f2|recall\.[A-Z_]+")
 
 
 @dataclass(frozen=True)
@@ -71,10 +73,13 @@ class GateConfig:
                 for gold, floors in (data["set_floors"] or {}).items()
             }
         cfg = cls(**data)
-        known = {name for name, _ in _checks(cfg)}
         for gold, floors in cfg.set_floors.items():
-            if gold not in cfg.gold_sets or set(floors) - known:
-                raise ValueError(f"gate.set_floors.{gold}: a counted gold set and metrics of {sorted(known)}")
+            bad = sorted(m for m in floors if not _FLOORABLE.fullmatch(m))
+            if gold not in cfg.gold_sets or bad:
+                raise ValueError(
+                    f"gate.set_floors.{gold}: needs a counted gold set and metrics recall, "
+                    f"precision, f2 or recall.<TYPE> (not {bad})"
+                )
         return cfg
 
 
@@ -124,7 +129,9 @@ def decide(
     rows: list[GateRow] = []
     for gold in cfg.gold_sets:
         overrides = cfg.set_floors.get(gold, {})
-        for metric, floor in _checks(cfg):
+        checks = _checks(cfg)
+        checks += [(m, None) for m in overrides if m not in {name for name, _ in checks}]
+        for metric, floor in checks:
             floor = overrides.get(metric, floor)
             rows.append(_row(f"eval.{gold}.{metric}", metric, floor, challenger, champion, cfg))
     failures = tuple(r.note for r in rows if not r.ok)

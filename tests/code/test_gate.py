@@ -196,6 +196,14 @@ def test_a_set_may_report_a_metric_instead_of_flooring_it() -> None:
     for bad in ({"other": {"recall": None}}, {"bavaria": {"recal": None}}):
         with pytest.raises(ValueError):
             GateConfig.from_params({"gate": {"set_floors": bad}})
+    # a set may floor a type the common floors leave out (and unset one they do not have)
+    own = GateConfig.from_params(
+        {"gate": {"min_type_recall": {"PERSON": 0.9},
+                  "set_floors": {"ler": {"recall.LOCATION": 0.8}, "bavaria": {"recall.LOCATION": None}}}}
+    )  # fmt: skip
+    rows = {r.metric: r for r in decide(metrics(location=0.7), None, own).rows}
+    assert rows["eval.ler.recall.LOCATION"].floor == 0.8 and not rows["eval.ler.recall.LOCATION"].ok
+    assert rows["eval.bavaria.recall.LOCATION"].floor is None and rows["eval.bavaria.recall.LOCATION"].ok
 
 
 def test_markdown_table() -> None:
