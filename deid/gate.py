@@ -127,12 +127,10 @@ def decide(
     A missing overall metric fails (the set was not evaluated); a missing type recall is
     fine (that type has no gold span in the set); a NaN always fails."""
     rows: list[GateRow] = []
+    common = dict(_checks(cfg))  # metric → floor, in report order
     for gold in cfg.gold_sets:
-        overrides = cfg.set_floors.get(gold, {})
-        checks = _checks(cfg)
-        checks += [(m, None) for m in overrides if m not in {name for name, _ in checks}]
-        for metric, floor in checks:
-            floor = overrides.get(metric, floor)
+        floors = common | cfg.set_floors.get(gold, {})
+        for metric, floor in floors.items():
             rows.append(_row(f"eval.{gold}.{metric}", metric, floor, challenger, champion, cfg))
     failures = tuple(r.note for r in rows if not r.ok)
     if failures:

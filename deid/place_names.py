@@ -6,8 +6,8 @@ leaves the part that tells which Braunau it is, or the district of a town. Two c
 from the place gazetteer complete such a span:
 
 * the words after a link ("am", "im", "an der" …) in the gazetteer's names (rivers, lakes,
-  regions: "Main", "Inn", "Bodensee", "Taunus"): a location span followed by a link and one
-  of them is extended over both;
+  regions: "Main", "Inn", "Bodensee", "Taunus"): a location, organization or other span
+  followed by a link and one of them is extended over both;
 * the gazetteer's names of several words: a location span that is the start of one, followed
   by the rest of it, is extended to the whole name.
 """
@@ -18,12 +18,11 @@ import re
 from collections import defaultdict
 from functools import lru_cache
 
-from deid.schema import LOCATION, ORGANIZATION, OTHER, Span
+from deid.schema import LOCATION, ORGANIZATION, OTHER, Span, merge_spans
 
 _LINK = r"(?:am|im|an der|in der|ob der|vor der|auf der)"
 _SUFFIX_IN_GAZETTEER = re.compile(rf" {_LINK} ([A-ZÄÖÜ][\wäöüß\-]+)$")
 _ENDS_IN_LINK = re.compile(rf" {_LINK}$")
-_NAME_END = re.compile(r"(?![\wäöüß\-])")
 
 
 @lru_cache(maxsize=1)
@@ -43,17 +42,17 @@ def _after() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
-def _multiword() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+def _multiword() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """The gazetteer's names of several words by their first and by their last word,
     longest first."""
     firsts: dict[str, list[str]] = defaultdict(list)
     lasts: dict[str, list[str]] = defaultdict(list)
-    for name in _cities():
+    for name in sorted(_cities(), key=len, reverse=True):
         words = name.split(" ")
         if len(words) > 1:
             firsts[words[0]].append(name)
             lasts[words[-1]].append(name)
-    return tuple({w: tuple(sorted(ns, key=len, reverse=True)) for w, ns in d.items()} for d in (firsts, lasts))  # type: ignore[return-value]
+    return dict(firsts), dict(lasts)
 
 
 def _whole_name(text: str, span: Span) -> tuple[int, int]:
@@ -68,35 +67,28 @@ def _whole_name(text: str, span: Span) -> tuple[int, int]:
     firsts, lasts = _multiword()
     for name in firsts.get(surface.split(" ", 1)[0], ()):  # "Potsdam" + " Fahrland"
         end = span.start + len(name)
-        if end > span.end and text.startswith(name, span.start) and _NAME_END.match(text, end):
+        if end > span.end and text.startswith(name, span.start) and _word_edge(text, end):
             return span.start, end
     for name in lasts.get(surface.rsplit(" ", 1)[-1], ()):  # "Potsdam " + "Fahrland"
         start = span.end - len(name)
-        if 0 <= start < span.start and text.startswith(name, start) and _starts_word(text, start):
+        if 0 <= start < span.start and text.startswith(name, start) and _word_edge(text, start - 1):
             return start, span.end
     return span.start, span.end
 
 
-def _starts_word(text: str, start: int) -> bool:
-    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "-_")
+def _word_edge(text: str, i: int) -> bool:
+    """No letter, digit or hyphen at ``i`` (outside the text counts as an edge)."""
+    return not (0 <= i < len(text) and (text[i].isalnum() or text[i] in "-_"))
+
+
+_PLACE_LIKE = frozenset({LOCATION, ORGANIZATION, OTHER})
 
 
 def extend_places(text: str, spans: list[Span]) -> list[Span]:
     """Location spans, and organization or other spans before " am Main", extended to the
-    whole place name; spans the extension reaches into are absorbed. Spans stay sorted and
-    non-overlapping."""
+    whole place name; spans the extension reaches into are merged into it."""
     grown = [
         Span(*_whole_name(text, s), s.label, s.score, s.source) if s.label in _PLACE_LIKE else s
         for s in spans
     ]
-    out: list[Span] = []
-    for span in sorted(grown, key=lambda s: (s.start, -s.end)):
-        if out and span.start < out[-1].end:
-            prev = out[-1]
-            out[-1] = Span(prev.start, max(prev.end, span.end), prev.label, prev.score, prev.source)
-            continue
-        out.append(span)
-    return out
-
-
-_PLACE_LIKE = frozenset({LOCATION, ORGANIZATION, OTHER})
+    return merge_spans(grown, [])

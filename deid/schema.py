@@ -141,6 +141,24 @@ class Span:
         )
 
 
+def merge_spans(model_spans: Iterable[Span], rule_spans: Iterable[Span]) -> list[Span]:
+    """Union of both sources as non-overlapping spans. Where they overlap, the range is the
+    union and the label is the recognizer's (a validated identifier beats a token guess)."""
+    tagged = [(s, 0) for s in model_spans] + [(s, 1) for s in rule_spans]
+    tagged.sort(key=lambda t: (t[0].start, -t[0].end))
+    out: list[tuple[Span, int]] = []
+    for span, prio in tagged:
+        if out and span.start < out[-1][0].end:
+            prev, pprio = out[-1]
+            label = span.label if prio > pprio else prev.label
+            source = span.source if prio > pprio else prev.source
+            score = max(prev.score or 0.0, span.score or 0.0)
+            out[-1] = (Span(prev.start, max(prev.end, span.end), label, score, source), max(prio, pprio))
+            continue
+        out.append((span, prio))
+    return [s for s, _ in out]
+
+
 def spans_to_dicts(spans: Iterable[Span]) -> list[dict[str, Any]]:
     return [s.to_dict() for s in sorted(spans)]
 
