@@ -143,10 +143,19 @@ def run_training(
     pipeline_cfg, calibration = settings.pipeline, []
     if settings.train.calibrate_threshold and validation:
         threshold, calibration = calibrate_threshold(
-            classifier, validation, settings.train.calibration_grid, settings.train.calibration_beta
+            classifier,
+            validation,
+            settings.train.calibration_grid,
+            settings.train.calibration_beta,
+            settings.train.calibration_min_recall,
         )
         pipeline_cfg = replace(pipeline_cfg, threshold=threshold)
-        logger.info("threshold %.2f chosen on validation (F%.0f)", threshold, settings.train.calibration_beta)
+        logger.info(
+            "threshold %.2f chosen on validation (F%.0f, recall >= %.2f)",
+            threshold,
+            settings.train.calibration_beta,
+            settings.train.calibration_min_recall,
+        )
     pipeline = Pipeline(classifier, pipeline_cfg)
     pipeline.save(output_dir)
     report = {
@@ -161,7 +170,11 @@ def run_training(
         "train": asdict(settings.train),
         "pretrain": pretrain_stats,
         "result": result.to_dict(),
-        "threshold": {"value": pipeline_cfg.threshold, "calibration": calibration},
+        "threshold": {
+            "value": pipeline_cfg.threshold,
+            "min_recall": settings.train.calibration_min_recall,
+            "calibration": calibration,
+        },
         "seconds": round(time.perf_counter() - started, 1),
     }
     write_text_atomic(output_dir / REPORT_FILE, json.dumps(report, indent=2))

@@ -291,13 +291,59 @@ def untrained(gold) -> TokenClassifier:
     return TokenClassifier(build_model(spec, tokenizer), tokenizer, device="cpu")
 
 
-def test_calibration_picks_the_best_f2_of_the_grid(gold, untrained):
-    items = [LabelledText(d.id, d.text[:3000], tuple(s for s in d.spans if s.end <= 3000)) for d in gold[:4]]
-    threshold, rows = calibrate_threshold(untrained, items, [0.1, 0.5, 0.9])
-    assert [r["threshold"] for r in rows] == [0.1, 0.5, 0.9]
-    assert threshold == max(rows, key=lambda r: (r["f_beta"], r["recall"]))["threshold"]
+class _ScoredGold:
+    """A classifier whose scores are known: every gold span, scored by its position in the
+    document (so recall falls step by step with the threshold), plus every other capitalized
+    word as a false span at a low score. It isolates what calibration chooses from what a
+    model learns."""
+
+    def __init__(self, items: list[LabelledText]) -> None:
+        self.by_text = {it.text: it for it in items}
+
+    def predict(self, texts: list[str], threshold: float = 0.5) -> list[list[Span]]:
+        out = []
+        for text in texts:
+            gold = self.by_text[text].spans
+            spans = [Span(g.start, g.end, g.label, score=0.15 + 0.8 * i / len(gold)) for i, g in enumerate(gold)]
+            spans += [
+                Span(m.start(), m.end(), "PERSON", score=0.25)
+                for m in re.finditer(r"\b[A-ZÄÖÜ]\w+", text)
+                if not any(g.start < m.end() and m.start() < g.end for g in gold)
+            ]
+            out.append([s for s in spans if s.score >= threshold])
+        return out
+
+
+@pytest.fixture(scope="module")
+def calibration_items(gold) -> list[LabelledText]:
+    named = [d for d in gold if sum(s.end <= 3000 for s in d.spans) >= 5][:4]
+    items = [LabelledText(d.id, d.text[:3000], tuple(s for s in d.spans if s.end <= 3000)) for d in named]
+    assert len(items) == 4
+    return items
+
+
+def test_calibration_picks_the_best_f2_of_the_grid(calibration_items):
+    grid = [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]
+    threshold, rows = calibrate_threshold(_ScoredGold(calibration_items), calibration_items, grid)
+    assert [r["threshold"] for r in rows] == grid
     recalls = [r["recall"] for r in rows]
-    assert recalls == sorted(recalls, reverse=True)  # a higher threshold never finds more
+    assert recalls == sorted(recalls, reverse=True) and recalls[0] == 1.0 > recalls[-1]
+    assert threshold == max(rows, key=lambda r: (r["f_beta"], r["recall"]))["threshold"]
+    assert threshold == 0.3  # above the false spans, below most of the gold
+
+
+def test_calibration_keeps_the_recall_floor(calibration_items):
+    grid = [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]
+    classifier = _ScoredGold(calibration_items)
+    _, rows = calibrate_threshold(classifier, calibration_items, grid)
+    floor = rows[1]["recall"]  # only 0.1 and 0.2 keep this much: both also keep the false spans
+    threshold, _ = calibrate_threshold(classifier, calibration_items, grid, min_recall=floor)
+    kept = [r for r in rows if r["recall"] >= floor]
+    assert {r["threshold"] for r in kept} == {0.1, 0.2} and threshold in (0.1, 0.2)
+    assert threshold == max(kept, key=lambda r: r["f_beta"])["threshold"]
+    # a floor no threshold reaches: the most recall the grid has
+    threshold, _ = calibrate_threshold(classifier, calibration_items, grid[2:], min_recall=1.01)
+    assert threshold == 0.3
 
 
 # --- privacy of logs ---------------------------------------------------------------------
