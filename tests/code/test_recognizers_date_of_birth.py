@@ -46,3 +46,14 @@ def test_date_of_birth_table(marked: str) -> None:
 )
 def test_date_of_birth_scores(text: str, score: float) -> None:
     assert [s.score for s in DateOfBirthRecognizer().analyze(text)] == [score]
+
+
+def test_params_keep_birth_years_but_mark_birth_dates() -> None:
+    """params.yaml follows the courts: a birth year alone stays, a birth date or month goes."""
+    from deid.recognizers import build_recognizers
+    from deid.settings import load_settings
+
+    recognizers = build_recognizers(load_settings().pipeline.recognizers)
+    dob = next(r for r in recognizers if r.NAME == "date_of_birth")
+    text = "Der 1982 geborene Kläger, geboren am 12.03.1985, und die im Juli 1950 geborene Zeugin"
+    assert [text[s.start : s.end] for s in dob.analyze(text)] == ["12.03.1985", "Juli 1950"]
