@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
+import torch
 
 from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
 from deid.elements import element_confusion, text_elements
@@ -107,6 +108,38 @@ def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
     result = train(model, tokenizer, lambda epoch: fixed, items, cfg, inference=InferenceConfig(max_length=128, stride=16))
     assert result.best_val["recall"] >= 0.9
     assert result.best_val["precision"] >= 0.5
+
+
+def test_wordpiece_vocabulary_is_the_same_in_every_run(docs) -> None:
+    """tokenizers#1794: the trainer alone gave a different vocabulary per run (hash order)."""
+    texts = [d.text for d in docs]
+    vocabularies = [train_tokenizer(texts, vocab_size=2000).get_vocab() for _ in range(4)]
+    assert all(v == vocabularies[0] for v in vocabularies[1:])
+    tok = train_tokenizer(texts, vocab_size=2000)
+    assert "##e" in tok.get_vocab() and "##e" not in tok.all_special_tokens
+    pieces = tok.tokenize("Bundesarbeitsgerichtsentscheidung##e")
+    assert pieces[0] != "##" and any(p.startswith("##") for p in pieces[1:])
+    assert tok.decode(tok("Der Kläger wohnt in Kleinhausen.")["input_ids"], skip_special_tokens=True) == (
+        "Der Kläger wohnt in Kleinhausen."
+    )
+
+
+def test_training_repeats_exactly_with_the_same_seed(docs) -> None:
+    """Same corpus, seed and steps: the same weights (a run can be reproduced and compared)."""
+    _, l2i = label_maps()
+    spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
+    cfg = TrainConfig(epochs=2, batch_size=8, learning_rate=3e-3, progress=False, seed=5)
+    inference = InferenceConfig(max_length=64, stride=16)
+    weights = []
+    for _ in range(2):
+        tok = train_tokenizer((d.text for d in docs), vocab_size=1500, model_max_length=64)
+        data = EpochData(docs, tok, l2i, DataConfig(max_length=64, stride=16, seed=3), features=FEATURE_SET)
+        set_seed(cfg.seed)
+        model = build_model(spec, tok)
+        train(model, tok, data.windows, list(data.texts(0))[:2], cfg, inference=inference)
+        weights.append({k: v.clone() for k, v in model.state_dict().items()})
+    assert weights[0].keys() == weights[1].keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
 
 
 def test_pipeline_round_trip_and_untouched_text(tmp_path, docs, tokenizer) -> None:
