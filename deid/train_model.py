@@ -23,7 +23,7 @@ from deid.schema import Document, Span, spans_from_dicts
 from deid.settings import Settings
 from deid.surrogates import SurrogateGenerator
 from deid.tokenizer import load_tokenizer, train_tokenizer
-from deid.trainer import EpochStats, TrainResult, calibrate_threshold, train
+from deid.trainer import EpochStats, TrainResult, calibrate_threshold, set_seed, train
 from deid.training import EpochData, LabelledText, SourceDocument, pack_paragraphs, surrogate_texts
 
 logger = logging.getLogger(__name__)
@@ -109,6 +109,7 @@ def run_training(
             min_frequency=settings.tokenizer.min_frequency,
             model_max_length=settings.spec.max_length,
         )
+    set_seed(settings.train.seed)  # the initial weights too: a run must repeat exactly
     model = build_model(settings.spec, tokenizer, settings.base)
     pretrain_stats: dict = {}
     if settings.pretrain.enabled and not settings.base:

@@ -388,6 +388,22 @@ def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
     assert {"epoch", "train_loss", "val_precision", "val_recall"} <= set(history[0])
 
 
+def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> None:
+    """Same corpus, params and seed: the same vocabulary, initial and final weights, and
+    threshold, so a run (and its gate decision) can be reproduced."""
+    ws = trained
+    train.main(
+        ["--dataset", f"{ws}/data/dataset", "--placeholders", f"{ws}/data/work/placeholders.jsonl",
+         "--params", f"{ws}/params.yaml", "--output", f"{tmp_path}/again",
+         "--metrics", f"{tmp_path}/train.json", "--plots", f"{tmp_path}/history.json"]
+    )  # fmt: skip
+    first, again = ws / "models/latest", tmp_path / "again"
+    for name in ("model/model.safetensors", "model/tokenizer.json", "pipeline.json"):
+        assert (first / name).read_bytes() == (again / name).read_bytes(), name
+    learned = lambda rows: [(r["train_loss"], r["val_precision"], r["val_recall"]) for r in rows]  # noqa: E731
+    assert learned(_read(ws / "reports/plots/train_history.json")) == learned(_read(tmp_path / "history.json"))
+
+
 def test_evaluate_writes_metrics_reports_and_recall_plots(evaluated: Path) -> None:
     ws = evaluated
     metrics = _read(ws / "reports/evaluation.json")
