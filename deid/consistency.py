@@ -18,9 +18,10 @@ def _common_word(variant: str) -> bool:
     """A single everyday German word ("Angeklagten", "Straße", any noun of the lexicon), or
     one shaped like a common noun (a compound of common words, "Waisengeld"; a derivation,
     "Begnadigungen"; an unknown word ending in a noun, "Erstbeurteiler"), is not propagated:
-    one wrong prediction must not become a wrong prediction in every sentence. Known surnames and places are the exception however
-    frequent or compound-like they are ("Müller", "Hartleben", "Celle"): their later
-    mentions are exactly what consistency is for. Role nouns never are ("Richter")."""
+    one wrong prediction must not become a wrong prediction in every sentence. Known surnames
+    and places are the exception however frequent or compound-like they are ("Müller",
+    "Hartleben", "Celle"): their later mentions are exactly what consistency is for. Role
+    nouns never are ("Richter")."""
     if " " in variant:
         return False
     from deid.features import SHAPE_NONE, SHAPE_ROLE, _zipf, plain_compound, word_shape

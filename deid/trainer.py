@@ -223,11 +223,9 @@ def calibrate_threshold(
                 "f_beta": total.f_beta(beta),
             }
         )
-    eligible = [r for r in rows if r["recall"] >= min_recall]
-    if eligible:
-        best = max(eligible, key=lambda r: (r["f_beta"], r["recall"]))
-    else:
-        best = max(rows, key=lambda r: (r["recall"], -r["threshold"]))
+    # recall never rises with the threshold, so the lowest one has the most
+    eligible = [r for r in rows if r["recall"] >= min_recall] or rows[:1]
+    best = max(eligible, key=lambda r: (r["f_beta"], r["recall"]))
     return best["threshold"], rows
 
 
