@@ -16,7 +16,7 @@ from typing import Iterable
 
 from deid.features import plain_compound
 from deid.lexicon import is_ordinary_word
-from deid.schema import DATE, ID, MODEL_SOURCE, MONEY, PUBLIC_ENTITY, Span
+from deid.schema import DATE, ID, LITERATURE, MODEL_SOURCE, MONEY, PUBLIC_ENTITY, Span
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -40,16 +40,51 @@ STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
     r"(?:\s[A-ZÄÖÜ][\w\-]*[A-Z][\w\-]*(?:\s\d{4})?)?"
 )
-CITATION = re.compile(
-    r"\b(?:BVerfGE|BVerwGE|BGHZ|BGHSt|BAGE|BSGE|BFHE|BStBl|BGBl|NJW(?:-RR)?|NVwZ(?:-RR)?|NZA(?:-RR)?|"
+_JOURNALS = (
+    r"(?:BVerfGE|BVerwGE|BGHZ|BGHSt|BAGE|BSGE|BFHE|BStBl|BGBl|NJW(?:-RR)?|NVwZ(?:-RR)?|NZA(?:-RR)?|"
     r"BeckRS|juris|GRUR(?:\sInt)?|ZIP|DB|BB|DStR|DÖV|DVBl|JZ|MDR|FamRZ|ZfBR|BauR|NZS|NZBau|HFR|UR|"
-    r"ABl(?:EU)?|Buchholz|VerwRspr|MMR|WRP|NStZ(?:-RR)?|StV|wistra|LSK|FuR|ZUM|K&R|BFH/NV)\.?"
-    r"\s(?:[IVX]+\s)?(?:S\.\s)?\d{1,4}(?:,\s?\d{1,6})?(?:\s?[<(]\d+[>)])?"
+    r"ABl(?:EU)?|Buchholz|VerwRspr|MMR|WRP|NStZ(?:-RR)?|StV|wistra|LSK|FuR|ZUM|K&R|BFH/NV|ZEV|NZM|"
+    r"VersR|WM|ZfS|DAR|NZV|ZUR|NuR|UPR|BayVBl|KommJur|NdsVBl|NWVBl|VBlBW|LKV|ZAR|InfAuslR)"
+)
+CITATION = re.compile(
+    rf"\b{_JOURNALS}\.?\s(?:[IVX]+\s)?(?:S\.\s)?\d{{1,4}}(?:,\s?\d{{1,6}})?(?:\s?[<(]\d+[>)])?"
+    # a page of the judgment under review, "Urteilsabdruck" / "Beschlussabdruck" ("UA S. 17")
+    r"|\b(?:UA|BA)\s(?:S\.\s?|Rn\.\s?)?\d{1,4}\b"
+)
+# Literature: the authors and editors of a commentary, book or article ("Eyermann/Geiger,
+# VwGO, 14. Aufl., § 100 Rn. 9", "Rudisile in Schoch/Schneider/Bier, VwGO, § 100 Rn. 14",
+# "Lieder/Berneith, FamRZ 2017, 1623"). Courts never anonymize them. The reference must
+# reach an edition, a margin number or a journal within one sentence.
+_AUTHOR = r"(?:(?:von|van|de|zu)\s)?[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"
+_AUTHORS = rf"{_AUTHOR}(?:\s?/\s?{_AUTHOR})*(?:\su\.\s?a\.|\set\sal\.)?"
+_IN_SENTENCE = r"(?:(?!\.\s[A-ZÄÖÜ][a-zäöüß])[^;()\n])"
+LITERATURE_CITATION = re.compile(
+    rf"(?<![\w\-/]){_AUTHORS}(?:,\s|\sin:?\s){_IN_SENTENCE}{{0,80}}?"
+    rf"(?:\d+\.\s?Aufl\.|\bAufl\.|\bRn\.|\bRdnr\.|\bRz\.|\bRandnr\.|\b{_JOURNALS}\s(?:19|20)\d\d\b)"
+)
+# Web addresses of courts, legal databases and public bodies are sources, not parties
+# ("BVerfG, Beschluss vom 13. Juli 2017 - 1 BvR 1202/17 -, www.bverfg.de, Rn. 19").
+_PUBLIC_HOSTS = (
+    r"bverfg|bundesverfassungsgericht|bundesgerichtshof|bverwg|bundesverwaltungsgericht|"
+    r"bundesarbeitsgericht|bundessozialgericht|bundesfinanzhof|bundespatentgericht|juris|dejure|"
+    r"gesetze-im-internet|rechtsprechung-im-internet|openjur|beck|bund|bayern|nrw|berlin|hamburg|"
+    r"bremen|hessen|sachsen|sachsen-anhalt|thueringen|brandenburg|niedersachsen|saarland|rlp|"
+    r"schleswig-holstein|baden-wuerttemberg|mv-regierung|europa|coe|echr|justiz|"
+    r"[\w\-]*(?:gericht|behoerde|ministerium|regierung|polizei|gesetze)[\w\-]*"
+)
+PUBLIC_SITE = re.compile(
+    rf"(?<![\w@.\-])(?:https?://)?(?:[\w\-]+\.)*(?:{_PUBLIC_HOSTS})\.(?:de|eu|int|org|com)(?![\w\-])[^\s]*",
+    re.IGNORECASE,
 )
 _NAME = r"(?:(?:Dr\.|Prof\.|von|van|de|zu)\s)*[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"
 _BENCH_START = re.compile(r"\bdurch\s(?:den|die)\s(?:Vorsitzende|Präsident|Richter|Vizepräsident)", re.I)
 _BENCH_END = re.compile(r"\b(?:für Recht erkannt|beschlossen|entschieden|beraten)\b")
 _SIGNATURE_LINE = re.compile(rf"^\s*(?:{_NAME}\s?){{1,3}}\s*$")
+# "RiBGH Dr. Tiemann ist wegen Urlaubs gehindert zu unterschreiben": a judge's short title
+_JUDGE_TITLE = re.compile(
+    r"\b(?:V?Rin?|VPräs(?:in)?|Präs(?:in)?)(?:BGH|BVerwG|BAG|BSG|BFH|BPatG|BVerfG|BayObLG|OLG|LG|AG|VG|OVG|VGH|LSG|LAG|FG)\b"
+    rf"(?:\s{_NAME})?"
+)
 
 
 @dataclass(frozen=True)
@@ -85,6 +120,8 @@ def keep_zones(text: str, cfg: PolicyConfig | None = None) -> list[Span]:
         zones += [Span(m.start(), m.end(), "LAW") for m in STATUTE.finditer(text)]
     if cfg.keep_citations:
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CITATION.finditer(text)]
+        zones += [Span(m.start(), m.end(), LITERATURE) for m in LITERATURE_CITATION.finditer(text)]
+        zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
     if cfg.keep_judges:
         zones += judge_zones(text)
     if cfg.keep_states:
@@ -155,8 +192,9 @@ def court_zones(text: str) -> list[Span]:
 
 def judge_zones(text: str) -> list[Span]:
     """The bench line ("durch die Vorsitzende Richterin … Dr. X und die Richter Y und Z
-    beschlossen") and the signature block (name-only lines closing the decision)."""
-    zones: list[Span] = []
+    beschlossen"), the signature block (name-only lines closing the decision) and a judge
+    named with a short title ("RiBGH Dr. Tiemann")."""
+    zones = [Span(m.start(), m.end(), "JUDGE") for m in _JUDGE_TITLE.finditer(text)]
     for m in _BENCH_START.finditer(text):
         end = _BENCH_END.search(text, m.end(), min(len(text), m.end() + 600))
         if end:
@@ -204,6 +242,31 @@ def _attached(text: str, spans: list[Span]) -> set[int]:
     return out
 
 
+_NAME_PARTICLE = re.compile(r"(?:von|vom|van|de|der|den|du|da|di|del|della|dos|zu|zur|ten|ter|al|el|bin|ibn)\b")
+
+
+def _lowercase_model_word(text: str, span: Span) -> bool:
+    """A model span that starts in lowercase ("ich", "erfuhr", "partiarisches"): names,
+    places and companies are capitalized in German, except after a name particle ("von
+    Bülow", "de Maizière")."""
+    surface = text[span.start : span.end]
+    return span.source == MODEL_SOURCE and surface[:1].islower() and not _NAME_PARTICLE.match(surface)
+
+
+# "Berufungs- und Berufungsbegründungsschrift": the first part of a shortened compound
+_SHORTENED_COMPOUND = re.compile(r"-\s(?:und|oder|bzw\.|sowie|als auch)\s|-,\s")
+
+
+def _no_name_shape(text: str, span: Span, attached: bool) -> bool:
+    """A model span that is the first part of a shortened compound, or a lone one without a
+    letter or digit ("&"; between two name parts it joins them): no name looks like this."""
+    surface = text[span.start : span.end]
+    return span.source == MODEL_SOURCE and (
+        (not attached and not any(c.isalnum() for c in surface))
+        or _SHORTENED_COMPOUND.match(text, span.end) is not None
+    )
+
+
 def _without_digit(text: str, span: Span, labels: tuple[str, ...]) -> bool:
     surface = text[span.start : span.end]
     return span.source == MODEL_SOURCE and span.label in labels and not any(c.isdigit() for c in surface)
@@ -219,8 +282,8 @@ def _kept_by(zone: Span, span: Span) -> bool:
 
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
     """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
-    label, are an ordinary word or a lone compound of them the model is not sure about, or a
-    number without a digit."""
+    label, are an ordinary word or a lone compound of them the model is not sure about, a
+    number without a digit, a model word in lowercase or one no name has the shape of."""
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
     out: list[Span] = []
@@ -235,6 +298,8 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
             span.label in cfg.keep_labels
             or _unsure_word(text, span, cfg.common_noun_min_score, index in attached)
             or _without_digit(text, span, digit_labels)
+            or _lowercase_model_word(text, span)
+            or _no_name_shape(text, span, index in attached)
         ):
             continue
         i = bisect.bisect_right(starts, span.start)
