@@ -42,6 +42,7 @@ class PipelineConfig:
     recognizers: dict[str, Any] = field(default_factory=lambda: {"min_score": 0.5})
     consistency: bool = True
     consistency_min_score: float = 0.7  # only confident spans are propagated
+    consistency_min_share: float = 0.25  # … and only strings found in a quarter of their mentions
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     operator: str = "label"
 
@@ -98,7 +99,10 @@ class Pipeline:
         zones = keep_zones(text, self.config.policy)
         spans = apply_policy(text, spans, self.config.policy, zones)
         if self.config.consistency:
-            spans = propagate(text, spans, blocked=zones, min_score=self.config.consistency_min_score)
+            spans = propagate(
+                text, spans, blocked=zones,
+                min_score=self.config.consistency_min_score, min_share=self.config.consistency_min_share,
+            )  # fmt: skip
         return spans
 
     # --- neutralization ------------------------------------------------------------------

@@ -52,26 +52,49 @@ def propagate(
     blocked: Iterable[Span] = (),
     stopwords: frozenset[str] = frozenset(),
     min_score: float = 0.0,
+    min_share: float = 0.0,
 ) -> list[Span]:
     """``spans`` plus every further occurrence of their surfaces (whole words only), not
-    overlapping existing spans or ``blocked`` zones (kept judges, courts …)."""
+    overlapping existing spans or ``blocked`` zones (kept judges, courts …).
+
+    A single word found on its own is spread only if at least ``min_share`` of its mentions
+    outside the blocked zones are already found: consistency catches the mentions the model
+    missed, but a word found once in 45 mentions ("BHKW", "Blatt") is more likely that one
+    error than 44 misses. A name found in full ("Anton Müller") spreads its surname anyway.
+    """
     spans = sorted(spans)
-    taken = [(s.start, s.end) for s in spans] + [(b.start, b.end) for b in blocked]
+    found_at = [(s.start, s.end) for s in spans]
+    blocked_at = [(b.start, b.end) for b in blocked]
+    taken = found_at + blocked_at
     found: dict[str, tuple[str, float]] = {}
+    in_full: set[str] = set()  # variants of a span of several words
     for s in spans:
         if s.label not in _PROPAGATED or (s.score is not None and s.score < min_score):
             continue
-        for v in variants(text[s.start : s.end], s.label):
+        surface = text[s.start : s.end]
+        for v in variants(surface, s.label):
             if v in stopwords or _common_word(v):
                 continue
+            if len(surface.split()) > 1:
+                in_full.add(v)
             score = s.score if s.score is not None else 1.0
             if v not in found or found[v][1] < score:
                 found[v] = (s.label, score)
     added: list[Span] = []
     for v, (label, score) in sorted(found.items(), key=lambda kv: -len(kv[0])):
-        for m in re.finditer(rf"(?<![\wäöüß]){re.escape(v)}(?![\wäöüß])", text):
-            if any(a < m.end() and m.start() < b for a, b in taken):
+        mentions = [
+            m for m in re.finditer(rf"(?<![\wäöüß]){re.escape(v)}(?![\wäöüß])", text)
+            if not _overlaps(m, blocked_at)
+        ]  # fmt: skip
+        if v not in in_full and sum(_overlaps(m, found_at) for m in mentions) < min_share * len(mentions):
+            continue
+        for m in mentions:
+            if _overlaps(m, taken):
                 continue
             added.append(Span(m.start(), m.end(), label, round(score * 0.95, 4), "consistency"))
             taken.append((m.start(), m.end()))
     return sorted(spans + added)
+
+
+def _overlaps(match: re.Match[str], ranges: list[tuple[int, int]]) -> bool:
+    return any(a < match.end() and match.start() < b for a, b in ranges)

@@ -92,6 +92,26 @@ def test_known_names_spread_even_when_frequent_or_compound_like():
     assert sorted(added) == ["Celle", "Hartleben", "Müller"]
 
 
+def test_a_string_found_in_few_of_its_mentions_is_not_spread(gold):
+    """One model span on an acronym the decision prints again and again is the error, not
+    its other mentions; a name found in full spreads to every surname mention anyway."""
+    counts = Counter((d.id, w) for d in gold for w in re.findall(r"\b[A-ZÄÖÜ]{3,5}\b", d.text))
+    (doc_id, word), n = next((k, n) for k, n in counts.most_common() if n >= 8)
+    doc = next(d for d in gold if d.id == doc_id)
+    first = re.search(rf"\b{word}\b", doc.text)
+    wrong = Span(first.start(), first.end(), "ORGANIZATION", 0.9, "model")
+    assert len(propagate(doc.text, [wrong], min_score=0.7)) == n  # without the vote
+    assert propagate(doc.text, [wrong], min_score=0.7, min_share=0.25) == [wrong]
+    doc, span, surname = _repeated_person(gold)
+    found = propagate(doc.text, [Span(span.start, span.end, PERSON, 0.95)], min_score=0.7, min_share=0.25)
+    mentions = [m.start() for m in re.finditer(rf"\b{re.escape(surname)}\b", doc.text)]
+    assert len(mentions) >= 5 and all(any(f.start <= o < f.end for f in found) for o in mentions)
+    alone = [m for m in re.finditer(rf"\b{re.escape(surname)}\b", doc.text) if not span.start <= m.start() < span.end][0]
+    seed = Span(alone.start(), alone.end(), PERSON, 0.95, "model")
+    assert propagate(doc.text, [seed], min_score=0.7, min_share=0.25) == [seed]
+    assert PipelineConfig().consistency_min_share == 0.25
+
+
 def test_an_everyday_word_is_never_spread(gold):
     doc = next(d for d in gold if len(re.findall(r"\bGericht\b", d.text)) >= 3)
     first = re.search(r"\bGericht\b", doc.text)
