@@ -8,6 +8,7 @@ import math
 import random
 
 import torch
+from tqdm.auto import tqdm
 from transformers import (
     BertForMaskedLM,
     DataCollatorForLanguageModeling,
@@ -33,6 +34,7 @@ def pretrain_mlm(
     max_length: int = 128,
     seed: int = 13,
     device: str = "auto",
+    progress: bool = True,
 ) -> dict[str, float]:
     """Train an MLM head on ``texts`` and copy the learned encoder into ``model`` (in place)."""
     if not hasattr(model, "bert"):
@@ -49,9 +51,17 @@ def pretrain_mlm(
     sched = get_linear_schedule_with_warmup(opt, int(0.05 * steps), steps)
     mlm.train()
     losses: list[float] = []
-    for _ in range(epochs):
+    for epoch in range(epochs):
         rng.shuffle(examples)
-        for i in range(0, len(examples), batch_size):
+        starts = range(0, len(examples), batch_size)
+        bar = tqdm(
+            starts,
+            desc=f"MLM epoch {epoch + 1}/{epochs}",
+            disable=None if progress else True,  # None: only on a terminal
+            leave=False,
+            mininterval=2.0,
+        )
+        for i in bar:
             batch = {k: v.to(dev) for k, v in collator(examples[i : i + batch_size]).items()}
             loss = mlm(**batch).loss
             loss.backward()
@@ -60,6 +70,8 @@ def pretrain_mlm(
             sched.step()
             opt.zero_grad(set_to_none=True)
             losses.append(float(loss.detach()))
+            bar.set_postfix(loss=f"{losses[-1]:.3f}", refresh=False)
+        logger.info("MLM epoch %d/%d: mean loss %.3f", epoch + 1, epochs, sum(losses[-len(starts):]) / max(1, len(starts)))
     model.bert.load_state_dict(mlm.bert.state_dict(), strict=False)
     logger.info("MLM pre-training: %d windows, final loss %.3f", len(examples), losses[-1] if losses else float("nan"))
     return {"mlm_loss": float(sum(losses[-50:]) / max(1, len(losses[-50:]))), "mlm_windows": len(examples)}

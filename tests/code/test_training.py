@@ -4,13 +4,11 @@ model that overfits real decisions within seconds, save/load of a pipeline."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 import torch
 
 from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
-from deid.elements import element_confusion, text_elements
 from deid.features import FEATURE_SET
 from deid.models import ModelSpec, build_model, label_maps
 from deid.ner import InferenceConfig, TokenClassifier
@@ -22,9 +20,7 @@ from deid.trainer import TrainConfig, set_seed, train
 from deid.training import (
     DataConfig,
     EpochData,
-    LabelledText,
     SourceDocument,
-    encode,
     masked_texts,
     surrogate_texts,
     token_labels,
@@ -53,7 +49,7 @@ def test_surrogates_are_new_every_epoch_and_spans_point_at_them(docs) -> None:
     doc = docs[1]
     first = surrogate_texts(doc, gen, epoch=0)
     second = surrogate_texts(doc, gen, epoch=1)
-    surfaces = lambda items: [it.text[s.start : s.end] for it in items for s in it.spans]  # noqa: E731
+    surfaces = lambda items: [it.text[s.start : s.end] for it in items for s in it.spans]
     assert surfaces(first), "this decision has placeholders"
     assert surfaces(first) != surfaces(second)
     assert surfaces(first) == surfaces(surrogate_texts(doc, gen, epoch=0)), "deterministic per epoch"
@@ -108,6 +104,24 @@ def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
     result = train(model, tokenizer, lambda epoch: fixed, items, cfg, inference=InferenceConfig(max_length=128, stride=16))
     assert result.best_val["recall"] >= 0.9
     assert result.best_val["precision"] >= 0.5
+
+
+def test_mlm_pretraining_learns_court_language_into_the_encoder(docs, tokenizer) -> None:
+    """GiusBERTo-style domain pre-training: the encoder learns, the classification head does not move."""
+    from deid.pretrain import pretrain_mlm
+
+    spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
+    set_seed(0)
+    model = build_model(spec, tokenizer)
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    texts = [d.text for d in docs]
+    first = pretrain_mlm(model, tokenizer, texts, epochs=1, max_length=64, seed=1, progress=False)
+    after_one = {k: v.clone() for k, v in model.state_dict().items()}
+    later = pretrain_mlm(model, tokenizer, texts, epochs=3, max_length=64, seed=1, progress=False)
+    assert first["mlm_windows"] == later["mlm_windows"] > 10
+    assert later["mlm_loss"] < first["mlm_loss"]  # it learns the language, not noise
+    assert not torch.equal(before["bert.embeddings.word_embeddings.weight"], after_one["bert.embeddings.word_embeddings.weight"])
+    assert torch.equal(before["classifier.weight"], after_one["classifier.weight"])
 
 
 def test_wordpiece_vocabulary_is_the_same_in_every_run(docs) -> None:
