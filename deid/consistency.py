@@ -72,10 +72,11 @@ def propagate(
         if s.label not in _PROPAGATED or (s.score is not None and s.score < min_score):
             continue
         surface = text[s.start : s.end]
+        several_words = len(surface.split()) > 1
         for v in variants(surface, s.label):
             if v in stopwords or _common_word(v):
                 continue
-            if len(surface.split()) > 1:
+            if several_words:
                 in_full.add(v)
             score = s.score if s.score is not None else 1.0
             if v not in found or found[v][1] < score:

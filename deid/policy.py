@@ -55,7 +55,8 @@ CITATION = re.compile(
 # VwGO, 14. Aufl., § 100 Rn. 9", "Rudisile in Schoch/Schneider/Bier, VwGO, § 100 Rn. 14",
 # "Lieder/Berneith, FamRZ 2017, 1623"). Courts never anonymize them. The reference must
 # reach an edition, a margin number or a journal within one sentence.
-_AUTHOR = r"(?:(?:von|van|de|zu)\s)?[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"
+_CAPITALIZED = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"  # "Geiger", "Schmidt-Aßmann"
+_AUTHOR = rf"(?:(?:von|van|de|zu)\s)?{_CAPITALIZED}"
 _AUTHORS = rf"{_AUTHOR}(?:\s?/\s?{_AUTHOR})*(?:\su\.\s?a\.|\set\sal\.)?"
 _IN_SENTENCE = r"(?:(?!\.\s[A-ZÄÖÜ][a-zäöüß])[^;()\n])"
 LITERATURE_CITATION = re.compile(
@@ -76,13 +77,13 @@ PUBLIC_SITE = re.compile(
     rf"(?<![\w@.\-])(?:https?://)?(?:[\w\-]+\.)*(?:{_PUBLIC_HOSTS})\.(?:de|eu|int|org|com)(?![\w\-])[^\s]*",
     re.IGNORECASE,
 )
-_NAME = r"(?:(?:Dr\.|Prof\.|von|van|de|zu)\s)*[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"
+_NAME = rf"(?:(?:Dr\.|Prof\.|von|van|de|zu)\s)*{_CAPITALIZED}"
 _BENCH_START = re.compile(r"\bdurch\s(?:den|die)\s(?:Vorsitzende|Präsident|Richter|Vizepräsident)", re.I)
 _BENCH_END = re.compile(r"\b(?:für Recht erkannt|beschlossen|entschieden|beraten)\b")
 _SIGNATURE_LINE = re.compile(rf"^\s*(?:{_NAME}\s?){{1,3}}\s*$")
 # "RiBGH Dr. Tiemann ist wegen Urlaubs gehindert zu unterschreiben": a judge's short title
 _JUDGE_TITLE = re.compile(
-    r"\b(?:V?Rin?|VPräs(?:in)?|Präs(?:in)?)(?:BGH|BVerwG|BAG|BSG|BFH|BPatG|BVerfG|BayObLG|OLG|LG|AG|VG|OVG|VGH|LSG|LAG|FG)\b"
+    rf"\b(?:V?Rin?|VPräs(?:in)?|Präs(?:in)?){_COURT_ABBR}\b"
     rf"(?:\s{_NAME})?"
 )
 
