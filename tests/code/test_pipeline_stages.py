@@ -20,7 +20,7 @@ from deid.versioning import import_sources
 from pipelines import dataset, evaluate, ingest, paragraphs, placeholders, train, validate
 from tests.conftest import ROOT, SOURCES
 
-STAGES = ("ingest", "paragraphs", "placeholders", "validate", "dataset", "train", "evaluate")
+STAGES = ("ingest", "paragraphs", "placeholders", "validate", "dataset", "encoder", "train", "evaluate")
 DVC_YAML = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 
@@ -537,6 +537,8 @@ def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
         ("placeholders", "validate"),
         ("validate", "dataset"),
         ("dataset", "train"),
+        ("dataset", "encoder"),
+        ("encoder", "train"),
         ("train", "evaluate"),
         ("dataset", "evaluate"),
     ]:

@@ -179,22 +179,20 @@ def test_reserved_documents_never_reach_training() -> None:
         source_documents([reserved], {})
 
 
-def test_budgeted_schedule_reaches_zero_when_the_time_budget_ends() -> None:
-    """Planned for 14 epochs of 100 steps, but 2 epochs took 200 s of a 500 s budget: the rate
-    must decay to zero by step 500 (the steps that fit), not stay high at the cut-off."""
-    from deid.trainer import BudgetedLinearSchedule
+def test_an_epoch_sample_depends_on_seed_and_epoch_only() -> None:
+    """The schedule is counted in windows, never in seconds: the same seed and epoch draw the
+    same windows in any process, another epoch draws others, and 0 means all."""
+    from deid.trainer import LinearSchedule, epoch_sample
+    from deid.training import Window
 
-    schedule = BudgetedLinearSchedule(warmup=70, total=1400)
-    assert schedule(35) == 0.5 and schedule(70) == 1.0
-    before = schedule(400)
-    schedule.fit_budget(steps_done=200, seconds_done=200.0, seconds_left=300.0)
-    assert schedule.total == 500
-    assert schedule(400) < before
-    assert schedule(500) == 0.0 and schedule(499) > 0.0
-    schedule.fit_budget(steps_done=300, seconds_done=100.0, seconds_left=10_000.0)
-    assert schedule.total == 500  # a budget never lengthens the plan
-    schedule.fit_budget(steps_done=0, seconds_done=0.0, seconds_left=10.0)
-    assert schedule.total == 500
+    windows = [Window([i], [0]) for i in range(500)]
+    first = epoch_sample(windows, 100, seed=13, epoch=0)
+    assert [w.input_ids for w in first] == [w.input_ids for w in epoch_sample(windows, 100, 13, 0)]
+    assert len(first) == 100 and len({w.input_ids[0] for w in first}) == 100
+    assert {w.input_ids[0] for w in epoch_sample(windows, 100, 13, 1)} != {w.input_ids[0] for w in first}
+    assert epoch_sample(windows, 0, 13, 0) is windows and epoch_sample(windows, 900, 13, 0) is windows
+    schedule = LinearSchedule(warmup=10, total=110)
+    assert schedule(5) == 0.5 and schedule(10) == 1.0 and schedule(60) == 0.5 and schedule(110) == 0.0
 
 
 def test_a_batch_without_labelled_tokens_still_backpropagates() -> None:
