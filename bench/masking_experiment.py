@@ -1,6 +1,6 @@
 """The thesis' masking experiment at small scale, next to surrogate training.
 
-    python -m bench.masking_experiment [--profile small] [--epochs 3] [--max-seconds 420]
+    python -m bench.masking_experiment [--profile small] [--epochs 3] [--windows-per-epoch 3000]
 
 Trains one model per setting on the training split — per-epoch surrogates (this product),
 and the thesis' masking schemes M3 (random tokens) and M7 ([MASK]) with and without
@@ -35,7 +35,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", default="small")
     ap.add_argument("--epochs", type=int, default=3)
-    ap.add_argument("--max-seconds", type=float, default=420)
+    ap.add_argument("--windows-per-epoch", type=int, default=3000)
     ap.add_argument("--gold", default="data/gold/ler_rewritten.jsonl")
     ap.add_argument("--out", default="models/experiments")
     ap.add_argument("--limit", type=int, default=0, help="Evaluate on N gold documents spread over the file (0 = all).")
@@ -49,7 +49,7 @@ def main() -> None:
         settings = replace(
             base,
             data=replace(base.data, **data_overrides),
-            train=replace(base.train, epochs=args.epochs, max_seconds=args.max_seconds, progress=False),
+            train=replace(base.train, epochs=args.epochs, windows_per_epoch=args.windows_per_epoch, progress=False),
         )
         target = Path(args.out) / name.split(",")[0].split(" ")[0].lower().replace("(", "") / (
             "cand" if data_overrides.get("candidates") else "nocand"
@@ -72,7 +72,7 @@ def main() -> None:
         lines.append(f"| {r['setting']} | {cell(m['random'])} | {cell(m['entity'])} | {cell(m['all'])} | {cell(r['pipeline'])} |")
     note = (
         f"\n{len(gold)} documents of {args.gold}; profile {args.profile}, at most {args.epochs} epochs"
-        f" / {args.max_seconds:.0f} s of training per setting.\n"
+        f" / {args.windows_per_epoch} windows per epoch per setting.\n"
     )
     (out / "masking_experiment.md").write_text("\n".join(lines) + "\n" + note)
     print("\n".join(lines))

@@ -3,9 +3,10 @@
     python -m bench.throughput --model models/small [--device cpu|cuda] [--repeat 2]
 
 Reports tokens/s and decisions/min for (a) the rule layer alone (recognizers + policy +
-consistency), (b) the model alone, (c) the whole pipeline, plus peak memory (RSS, and CUDA
-when a GPU is used). Writes ``reports/bench_throughput_<device>.json``. No document text is
-printed.
+consistency), (b) the model alone, (c) the whole pipeline, each model row in fp32 and, on a
+CPU, int8 (dynamic quantization, what ``anonymize.quantize: int8`` runs), plus how far int8's
+spans agree with fp32's on the gold sets, and peak memory (RSS, and CUDA when a GPU is used).
+Writes ``reports/bench_throughput_<device>.json``. No document text is printed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import torch
 from deid.anonymize import PipelineConfig, build_pipeline
 
 DECISIONS = Path("data/sources/decisions")
+GOLD = ("data/gold/ler_rewritten.jsonl", "data/gold/bavaria/rewritten.jsonl")
 
 
 def load_texts(include_reserved: bool) -> list[str]:
@@ -43,6 +45,33 @@ def timed(fn, repeat: int) -> float:
     return best
 
 
+def int8_agreement(model: str) -> dict:
+    """Model spans of fp32 and int8 on both gold sets: exact predicted spans in common, and gold
+    spans with the same outcome (found with the same labels, or missed by both)."""
+    from deid.io import read_documents
+
+    docs = [d for path in GOLD for d in read_documents(path)]
+    texts = [d.text for d in docs]
+    a = build_pipeline(model, device="cpu", overrides={"quantize": "none"}).classifier.predict(texts)
+    b = build_pipeline(model, device="cpu", overrides={"quantize": "int8"}).classifier.predict(texts)
+    key = lambda s: (s.start, s.end, s.label)  # noqa: E731
+    sa = {(i, *key(s)) for i, spans in enumerate(a) for s in spans}
+    sb = {(i, *key(s)) for i, spans in enumerate(b) for s in spans}
+
+    def outcomes(preds) -> list[frozenset[str]]:
+        return [frozenset(p.label for p in ps if p.start < g.end and g.start < p.end)
+                for d, ps in zip(docs, preds) for g in d.spans]  # fmt: skip
+
+    oa, ob = outcomes(a), outcomes(b)
+    return {
+        "documents": len(docs),
+        "spans_fp32": len(sa), "spans_int8": len(sb),
+        "identical_spans": round(len(sa & sb) / max(len(sa | sb), 1), 4),
+        "gold_spans": len(oa),
+        "identical_gold_outcomes": round(sum(x == y for x, y in zip(oa, ob)) / max(len(oa), 1), 4),
+    }  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", required=True, help="pipeline directory")
@@ -53,16 +82,27 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     texts = load_texts(include_reserved=True)  # throughput only: no training, no tuning
-    full = build_pipeline(args.model, device=args.device)
+    full = build_pipeline(args.model, device=args.device, overrides={"quantize": "none"})
     rules = build_pipeline(config=PipelineConfig(use_model=False))
     tokenizer = full.classifier.tokenizer
     n_tokens = sum(len(ids) for ids in tokenizer(texts, add_special_tokens=False)["input_ids"])
     n_docs = len(texts)
-    full.analyze_many(texts[:2])  # warm-up
-    t_rules = timed(lambda: [rules.analyze(t) for t in texts], args.repeat)
-    t_model = timed(lambda: full.classifier.predict(texts), args.repeat)
-    t_full = timed(lambda: full.analyze_many(texts), args.repeat)
     device = str(full.classifier.device)
+
+    def rate(seconds: float) -> dict:
+        return {"seconds": round(seconds, 2), "tokens_per_s": round(n_tokens / seconds),
+                "decisions_per_min": round(n_docs / seconds * 60, 1)}  # fmt: skip
+
+    t_rules = timed(lambda: [rules.analyze(t) for t in texts], args.repeat)
+    rows: dict[str, dict] = {"rules": rate(t_rules)}
+    modes = ["none", "int8"] if device == "cpu" else ["none"]
+    for mode in modes:
+        pipe = build_pipeline(args.model, device=args.device, overrides={"quantize": mode})
+        pipe.analyze_many(texts[:2])  # warm-up
+        suffix = "" if mode == "none" else "_int8"
+        rows["model" + suffix] = rate(timed(lambda: pipe.classifier.predict(texts), args.repeat))  # noqa: B023
+        rows["pipeline" + suffix] = rate(timed(lambda: pipe.analyze_many(texts), args.repeat))  # noqa: B023
+    agreement = int8_agreement(args.model) if "int8" in modes else None
     report = {
         "device": device,
         "gpu": torch.cuda.get_device_name(0) if device.startswith("cuda") else None,
@@ -71,9 +111,8 @@ def main() -> None:
         "documents": n_docs,
         "tokens": n_tokens,
         "characters": sum(len(t) for t in texts),
-        "rules": {"seconds": round(t_rules, 2), "tokens_per_s": round(n_tokens / t_rules), "decisions_per_min": round(n_docs / t_rules * 60, 1)},
-        "model": {"seconds": round(t_model, 2), "tokens_per_s": round(n_tokens / t_model), "decisions_per_min": round(n_docs / t_model * 60, 1)},
-        "pipeline": {"seconds": round(t_full, 2), "tokens_per_s": round(n_tokens / t_full), "decisions_per_min": round(n_docs / t_full * 60, 1)},
+        **rows,
+        "int8_agreement": agreement,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "peak_cuda_mb": round(torch.cuda.max_memory_allocated() / 2**20, 1) if device.startswith("cuda") else None,
     }

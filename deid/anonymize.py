@@ -42,6 +42,9 @@ class PipelineConfig:
     use_model: bool = True
     use_recognizers: bool = True
     use_context_names: bool = True  # persons after roles, companies before legal forms, streets
+    use_place_names: bool = True  # "Braunau" → "Braunau am Inn" (deid.place_names)
+    use_keep_zones: bool = True  # courts, judges, laws … stay public (deid.policy.keep_zones;
+    # which kinds: policy.keep_*); off: no zone drops a span or blocks consistency
     recognizers: dict[str, Any] = field(default_factory=lambda: {"min_score": 0.5})
     consistency: bool = True
     consistency_min_score: float = 0.7  # only confident spans are propagated
@@ -86,21 +89,35 @@ class Pipeline:
 
     # --- detection -----------------------------------------------------------------------
 
-    def analyze_many(self, texts: Sequence[str]) -> list[list[Span]]:
-        model_spans: list[list[Span]] = [[] for _ in texts]
+    def model_spans(self, texts: Sequence[str]) -> list[list[Span]]:
+        """The model's spans alone (none when the model is off): the input of :meth:`finish`."""
         if self.config.use_model and self.classifier is not None and texts:
-            model_spans = self.classifier.predict(list(texts))
-        return [self._finish(text, spans) for text, spans in zip(texts, model_spans)]
+            return self.classifier.predict(list(texts))
+        return [[] for _ in texts]
+
+    def analyze_many(
+        self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None
+    ) -> list[list[Span]]:
+        """Spans per text; ``model_spans`` (from :meth:`model_spans`) skips the model run, so
+        rule settings can be compared on one prediction (bench/ablation.py)."""
+        if model_spans is None:
+            model_spans = self.model_spans(texts)
+        elif len(model_spans) != len(texts):
+            raise ValueError(f"{len(model_spans)} model predictions for {len(texts)} texts")
+        return [self.finish(text, spans) for text, spans in zip(texts, model_spans)]
 
     def analyze(self, text: str) -> list[Span]:
         return self.analyze_many([text])[0]
 
-    def _finish(self, text: str, model_spans: list[Span]) -> list[Span]:
+    def finish(self, text: str, model_spans: list[Span]) -> list[Span]:
+        """The rule layers on the model's spans of ``text``, each behind its config switch."""
         rule_spans = analyze_all(text, self.recognizers) if self.recognizers else []
         if self.config.use_context_names:
             rule_spans = merge_spans(context_names(text), rule_spans)
-        spans = extend_places(text, merge_spans(model_spans, rule_spans))
-        zones = keep_zones(text, self.config.policy)
+        spans = merge_spans(model_spans, rule_spans)
+        if self.config.use_place_names:
+            spans = extend_places(text, spans)
+        zones = keep_zones(text, self.config.policy) if self.config.use_keep_zones else []
         spans = apply_policy(text, spans, self.config.policy, zones)
         if self.config.consistency:
             spans = propagate(
@@ -108,6 +125,8 @@ class Pipeline:
                 min_score=self.config.consistency_min_score, min_share=self.config.consistency_min_share,
             )  # fmt: skip
         return spans
+
+    _finish = finish  # the former private name
 
     # --- neutralization ------------------------------------------------------------------
 

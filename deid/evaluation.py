@@ -57,17 +57,24 @@ entity), ``keep_hit`` (keep entity hit, see above).
 Candidate-restricted element metrics reproduce the thesis' three evaluation methods: the same
 element confusion, counted only over a chosen subset of elements (random candidates, NER-chosen
 candidates, all elements = "without candidates").
+
+Dev and sealed halves: every gold document lies in one half, ``dev`` or ``sealed``, by a stable
+hash of its source decision's id (:func:`gold_half`). Error analysis and tuning may look at
+``dev`` only; ``sealed`` is reported, never studied, so a fix fitted to seen errors cannot
+inflate it. The report gives the overall metrics and the same metrics per half; the halves'
+counts add up to the whole.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import re
 import warnings
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -96,6 +103,8 @@ LENGTH_BUCKETS: tuple[tuple[int | None, str], ...] = (
 # German file numbers ("8 Sa 425/22", "1 AZR 129/21", "VI ZR 12/19"): style guide slice.
 AKTENZEICHEN = re.compile(r"\b(?:[IVX]+|\d{1,3}) ?[A-Z][A-Za-z]{0,4} ?\d{1,5}/\d{2}\b")
 DENSE_AKTENZEICHEN_PER_1000 = 5.0
+HALVES: tuple[str, ...] = ("dev", "sealed")
+_HALF_PERSON = b"deid-gold-half"  # blake2b personalization: this split, no other hash of ids
 
 
 def _ratio(num: int, den: int) -> float:
@@ -450,6 +459,7 @@ def _error(
     out: dict[str, Any] = {
         "id": doc.id,
         "court": doc.court,
+        "half": document_half(doc),
         "kind": kind,
         "start": span.start,
         "end": span.end,
@@ -503,6 +513,22 @@ def totals(evals: Iterable[DocEval]) -> Totals:
     for ev in evals:
         out.add(ev)
     return out
+
+
+# --- dev and sealed halves --------------------------------------------------------------
+
+
+def gold_half(doc_id: str) -> str:
+    """``"dev"`` or ``"sealed"`` for an id, about half each: blake2b of the UTF-8 id, so the
+    split is the same on every machine, run and Python version (no ``hash()`` salt)."""
+    digest = hashlib.blake2b(doc_id.encode("utf-8"), digest_size=8, person=_HALF_PERSON).digest()
+    return HALVES[int.from_bytes(digest, "big") % len(HALVES)]
+
+
+def document_half(doc: Document) -> str:
+    """The half of a gold document, drawn from its source decision (``meta.source_id``, else
+    its id): every rewrite of one decision (another seed, by hand) lies in the same half."""
+    return gold_half(str(doc.meta.get("source_id") or doc.id))
 
 
 def overall_metrics(t: Totals) -> dict[str, Any]:
@@ -567,6 +593,34 @@ def keep_metrics(t: Totals) -> dict[str, Any]:
     }
 
 
+def report_metrics(t: Totals) -> dict[str, Any]:
+    """The report's metric sections for a set of documents: the whole set, a half, a subset."""
+    return {
+        "overall": overall_metrics(t),
+        "per_type": per_type_metrics(t),
+        "leakage": leakage_metrics(t),
+        "keep": keep_metrics(t),
+    }
+
+
+def half_metrics(evals: Iterable[DocEval]) -> dict[str, dict[str, Any]]:
+    """:func:`report_metrics` of each half (both always present, an empty one with zeros)."""
+    groups = {half: Totals() for half in HALVES}
+    for ev in evals:
+        groups[document_half(ev.doc)].add(ev)
+    return {half: report_metrics(groups[half]) for half in HALVES}
+
+
+def subset_metrics(evals: Sequence[DocEval], ids: Collection[str]) -> dict[str, Any]:
+    """:func:`report_metrics` and halves of the documents whose id is in ``ids`` (e.g. those
+    whose surrogates no list or training text knows); ids of other documents are ignored."""
+    wanted = set(ids)
+    chosen = [ev for ev in evals if ev.doc.id in wanted]
+    if wanted and not chosen:
+        logger.warning("none of the %d subset ids is a gold document here", len(wanted))
+    return {**report_metrics(totals(chosen)), "halves": half_metrics(chosen)}
+
+
 def slice_summary(t: Totals) -> dict[str, Any]:
     """The compact metrics one slice reports."""
     return {
@@ -625,6 +679,7 @@ def evaluate(
     *,
     slices: Mapping[str, SliceFn] | None = None,
     candidates: Mapping[str, CandidateFn] | None = None,
+    subsets: Mapping[str, Collection[str]] | None = None,
 ) -> dict[str, Any]:
     """The full evaluation report as one JSON-serializable dict.
 
@@ -635,9 +690,11 @@ def evaluate(
         slices: named slice functions (default :data:`DEFAULT_SLICES`).
         candidates: optional named candidate selectors for candidate-restricted element
             metrics (the predictions must come from a run that masked those candidates).
+        subsets: optional named id sets; each gets the metric sections of its documents.
     Returns:
-        ``inputs, overall, per_type, leakage, keep, slices, error_counts, errors``
-        (+ ``candidates``): ids, offsets and counts only.
+        ``inputs, overall, per_type, leakage, keep, halves, slices, error_counts, errors``
+        (+ ``candidates``, ``subsets``): ids, offsets and counts only. ``halves.dev`` and
+        ``halves.sealed`` hold ``overall, per_type, leakage, keep`` of each half.
     """
     docs, duplicates = _unique(gold)
     evals = [
@@ -647,10 +704,8 @@ def evaluate(
     errors = [e for ev in evals for e in ev.errors]
     report: dict[str, Any] = {
         "inputs": _inputs(evals, predictions, duplicates),
-        "overall": overall_metrics(t),
-        "per_type": per_type_metrics(t),
-        "leakage": leakage_metrics(t),
-        "keep": keep_metrics(t),
+        **report_metrics(t),
+        "halves": half_metrics(evals),
         "slices": {
             name: slice_metrics(evals, fn)
             for name, fn in (DEFAULT_SLICES if slices is None else slices).items()
@@ -663,6 +718,8 @@ def evaluate(
             name: confusion_dict(candidate_confusion(docs, predictions, fn))
             for name, fn in candidates.items()
         }
+    if subsets:
+        report["subsets"] = {name: subset_metrics(evals, ids) for name, ids in subsets.items()}
     logger.info("evaluated %d documents, %d errors", len(evals), len(errors))
     return report
 

@@ -14,7 +14,8 @@ aligned between the masked and the original text.
 from __future__ import annotations
 
 import logging
-from typing import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
 
 from deid.anonymize import Pipeline
 from deid.elements import Confusion, element_flags, text_elements
@@ -67,14 +68,20 @@ def masked_confusion(pipeline: Pipeline, docs: Sequence[Document], select: Candi
 
 
 def evaluate_pipeline(
-    pipeline: Pipeline, gold: Sequence[Document], methods: Sequence[str] = ("all",)
+    pipeline: Pipeline,
+    gold: Sequence[Document],
+    methods: Sequence[str] = ("all",),
+    subsets: Mapping[str, Collection[str]] | None = None,
 ) -> dict:
-    """The evaluation report of the full pipeline, a model-only report and the thesis'
-    candidate methods."""
-    report = evaluate(gold, predict_documents(pipeline, gold))
+    """The evaluation report of the full pipeline (with its dev and sealed halves and any
+    named id ``subsets``), a model-only report and the thesis' candidate methods."""
+    report = evaluate(gold, predict_documents(pipeline, gold), subsets=subsets)
     if pipeline.classifier is not None:
         model_only = evaluate(gold, predict_documents(pipeline, gold, rules=False))
-        report["model_only"] = {"overall": model_only["overall"], "per_type": model_only["per_type"]}
+        report["model_only"] = _overall_and_types(model_only)
+        report["model_only"]["halves"] = {
+            half: _overall_and_types(part) for half, part in model_only["halves"].items()
+        }
         methods_out = {}
         for name in methods:
             if name == "all":
@@ -84,3 +91,7 @@ def evaluate_pipeline(
             methods_out[name] = conf.as_dict()
         report["thesis_methods"] = methods_out
     return report
+
+
+def _overall_and_types(report: Mapping[str, Any]) -> dict[str, Any]:
+    return {"overall": report["overall"], "per_type": report["per_type"]}

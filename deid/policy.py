@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from deid.features import plain_compound
-from deid.lexicon import is_ordinary_word
+from deid.lexicon import is_common_noun
+from deid.public_words import public_words
 from deid.schema import DATE, ID, LITERATURE, MODEL_SOURCE, MONEY, PUBLIC_ENTITY, Span
 
 _COURT_WORDS = (
@@ -107,6 +108,15 @@ class PolicyConfig:
     # A model span of these types holds a digit: "Erschwerniszulage" is no amount, "Revision"
     # no date. Rules never produce such a span; gold spans never are one.
     digit_labels: tuple[str, ...] = (DATE, MONEY, ID)
+    # Each span filter on its own switch (all on: the behaviour above), so that an ablation
+    # (bench/ablation.py) can turn one off without code edits:
+    filter_common_nouns: bool = True  # the lexicon half of common_noun_min_score: Wiktionary
+    # nouns and lone compounds of ordinary words (deid.lexicon.is_common_noun, plain_compound)
+    filter_public_words: bool = True  # its other half: words the training decisions print in
+    # clear text (deid.public_words; consistency and context names use them regardless)
+    filter_digitless: bool = True  # digit_labels
+    filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
+    filter_no_name_shape: bool = True  # a shortened compound's first part, a lone "&"
 
 
 def keep_zones(text: str, cfg: PolicyConfig | None = None) -> list[Span]:
@@ -222,11 +232,18 @@ def judge_zones(text: str) -> list[Span]:
     return zones
 
 
-def _unsure_word(text: str, span: Span, min_score: float, attached: bool) -> bool:
-    if span.source != MODEL_SOURCE or (span.score or 0.0) >= min_score:
+def _unsure_word(text: str, span: Span, cfg: PolicyConfig, attached: bool) -> bool:
+    """An ordinary word (a lexicon noun or, on its own, a compound of ordinary words; a public
+    word) the model is not sure about. Both halves on: :func:`deid.lexicon.is_ordinary_word`
+    or a lone plain compound."""
+    if not (cfg.filter_common_nouns or cfg.filter_public_words):
+        return False
+    if span.source != MODEL_SOURCE or (span.score or 0.0) >= cfg.common_noun_min_score:
         return False
     surface = text[span.start : span.end]
-    return is_ordinary_word(surface) or (not attached and plain_compound(surface))
+    if cfg.filter_public_words and surface in public_words():
+        return True
+    return cfg.filter_common_nouns and (is_common_noun(surface) or (not attached and plain_compound(surface)))
 
 
 _JOINT = re.compile(r"[ \-„“\"]{1,2}")
@@ -297,10 +314,10 @@ def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = No
     for index, span in enumerate(spans):
         if (
             span.label in cfg.keep_labels
-            or _unsure_word(text, span, cfg.common_noun_min_score, index in attached)
-            or _without_digit(text, span, digit_labels)
-            or _lowercase_model_word(text, span)
-            or _no_name_shape(text, span, index in attached)
+            or _unsure_word(text, span, cfg, index in attached)
+            or (cfg.filter_digitless and _without_digit(text, span, digit_labels))
+            or (cfg.filter_lowercase and _lowercase_model_word(text, span))
+            or (cfg.filter_no_name_shape and _no_name_shape(text, span, index in attached))
         ):
             continue
         i = bisect.bisect_right(starts, span.start)

@@ -37,6 +37,8 @@ def headline(report: dict[str, Any]) -> dict[str, Any]:
     if "thesis_methods" in report:
         out["model_only"] = report["model_only"]["overall"]["elements"]
         out["thesis_methods"] = report["thesis_methods"]
+    if "halves" in report:  # dev (error analysis allowed) and sealed (report only)
+        out["halves"] = {half: headline(part) for half, part in report["halves"].items()}
     return out
 
 

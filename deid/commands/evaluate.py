@@ -36,8 +36,15 @@ def evaluate(
         0.025, help="Share of negative elements drawn as random candidates."
     ),
     seed: int = typer.Option(0, help="Seed of the random candidates."),
+    overlap: Path | None = typer.Option(
+        None,
+        "--overlap",
+        help="A surrogate overlap report (deid evaluate-overlap): also score the documents "
+        "whose surrogates are unseen (report 'subsets').",
+    ),
 ) -> None:
-    """Element-, entity- and document-level metrics, leakage, keep hits, slices, error list.
+    """Element-, entity- and document-level metrics, leakage, keep hits, dev and sealed
+    halves, slices, error list.
 
     Prints the report without the error list as JSON to stdout and a summary table to stderr.
     """
@@ -47,10 +54,11 @@ def evaluate(
     try:
         docs = read_documents(gold)
         preds = evaluation.load_predictions(pred)
-    except (OSError, InputError, ValueError) as exc:
+        subsets = read_subsets(overlap)
+    except (OSError, InputError, ValueError, KeyError) as exc:
         raise typer.BadParameter(f"cannot read input: {type(exc).__name__}: {exc}") from None
     selectors = _candidate_selectors(candidates, rate, seed)
-    out = evaluation.evaluate(docs, preds.spans, candidates=selectors or None)
+    out = evaluation.evaluate(docs, preds.spans, candidates=selectors or None, subsets=subsets)
     out["inputs"]["prediction_file"] = preds.issues()
     if report:
         write_text_atomic(report, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
@@ -59,6 +67,15 @@ def evaluate(
         write_jsonl(errors, error_list)
     sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     _print_summary(out)
+
+
+def read_subsets(overlap: Path | None) -> dict[str, list[str]] | None:
+    """The unseen-surrogate id subsets of an overlap report, if one is given."""
+    if overlap is None:
+        return None
+    from deid.surrogate_overlap import read_unseen_subsets
+
+    return read_unseen_subsets(overlap)
 
 
 def _candidate_selectors(names: str, rate: float, seed: int) -> dict[str, Any]:
@@ -108,6 +125,7 @@ def _print_summary(out: dict[str, Any]) -> None:
             str(row["leaked_spans"]),
         )
     console.print(types)
+    _print_halves(out)
     leak, keep, inputs = out["leakage"], out["keep"], out["inputs"]
     console.print(
         f"leak-free documents {leak['leak_free_documents']}/{leak['documents']} "
@@ -122,5 +140,87 @@ def _print_summary(out: dict[str, Any]) -> None:
         )
 
 
+def _print_halves(out: dict[str, Any]) -> None:
+    """Whole set, halves and subsets side by side: sealed is the number to report."""
+    table = Table(title="Halves (error analysis on dev only) and subsets")
+    for col in ("part", "documents", "precision", "recall", "f2", "leak-free"):
+        table.add_column(col)
+    parts = {"all": out, **out.get("halves", {}), **out.get("subsets", {})}
+    for name, part in parts.items():
+        el = part["overall"]["elements"]
+        table.add_row(
+            name,
+            str(part["overall"]["documents"]),
+            *(str(el[k]) for k in ("precision", "recall", "f2")),
+            str(part["leakage"]["leak_free_share"]),
+        )
+    console.print(table)
+
+
+def evaluate_overlap(
+    gold: list[str] = typer.Option(
+        ..., "--gold", help="Gold set as NAME=PATH or PATH (name: the file's stem); repeatable."
+    ),
+    train: list[Path] = typer.Option(
+        [Path("data/corpus/train.jsonl")],
+        "--train",
+        help="Training documents (JSONL) whose text counts as seen; repeatable; a missing "
+        "file is skipped and noted.",
+    ),
+    report: Path = typer.Option(
+        Path("reports/surrogate_overlap.json"), "--report", help="Where the JSON report goes."
+    ),
+) -> None:
+    """Which gold surrogate words the train pool, the gazetteers, the lexicon or the training
+    text know, per type, and the documents whose surrogates none knows (counts and ids)."""
+    from deid import surrogate_overlap as so
+    from deid.io import InputError, read_documents, write_text_atomic
+
+    named = _named_paths(gold)
+    try:
+        sets = {name: (str(path), read_documents(path)) for name, path in named.items()}
+        words, read = so.text_words(train)
+    except (OSError, InputError, ValueError) as exc:
+        raise typer.BadParameter(f"cannot read input: {type(exc).__name__}: {exc}") from None
+    out = so.overlap_report(sets, so.default_sources(words), read)
+    write_text_atomic(report, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    _print_overlap(out)
+
+
+def _named_paths(values: list[str]) -> dict[str, Path]:
+    """``NAME=PATH`` or ``PATH`` (named by its stem); a name given twice is a usage error."""
+    named: dict[str, Path] = {}
+    for value in values:
+        name, sep, path = value.partition("=")
+        name, path = (name, path) if sep else (Path(value).stem, value)
+        if name in named:
+            raise typer.BadParameter(f"gold set {name!r} given twice; use NAME=PATH")
+        named[name] = Path(path)
+    return named
+
+
+def _print_overlap(out: dict[str, Any]) -> None:
+    """Per set: documents unseen, and per type spans known by each source."""
+    for name, result in out["sets"].items():
+        docs = result["documents"]
+        table = Table(
+            title=f"{name}: {docs['unseen']['count']} of {docs['with_name_words']} documents "
+            f"unseen, {docs['unseen_in_training']['count']} unseen in training"
+        )
+        sources = list(out["parameters"]["sources"])
+        for col in ("type", "spans", *sources, "unseen", "unseen in training"):
+            table.add_column(col)
+        for label, row in result["per_type"].items():
+            table.add_row(
+                label,
+                str(row["spans"]),
+                *(str(row["spans_known_by"][s]) for s in sources),
+                str(row["spans_unseen"]),
+                str(row["spans_unseen_in_training"]),
+            )
+        console.print(table)
+
+
 def register(app: typer.Typer) -> None:
     app.command("evaluate")(evaluate)
+    app.command("evaluate-overlap")(evaluate_overlap)

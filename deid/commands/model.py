@@ -90,15 +90,22 @@ def evaluate_model_cmd(
     gold: Path = typer.Option(..., help="Rewritten test set (JSONL with gold spans and keep spans)."),
     report: Path = typer.Option(Path("reports/evaluation.json"), help="Full JSON report."),
     methods: str = typer.Option("all,random,entity", help="Thesis methods: all (no candidates), random, entity."),
+    overlap: Path | None = typer.Option(
+        None, help="Surrogate overlap report (deid evaluate-overlap): also score its unseen-surrogate documents."
+    ),
 ) -> None:
-    """Evaluate a pipeline on a rewritten test set (full report + the thesis' three methods)."""
+    """Evaluate a pipeline on a rewritten test set (full report with dev and sealed halves + the
+    thesis' three methods)."""
     from deid.anonymize import build_pipeline
+    from deid.commands.evaluate import read_subsets
     from deid.io import read_documents
     from deid.model_eval import evaluate_pipeline
     from deid.model_store import resolve_model
 
+    subsets = read_subsets(overlap)
     pipeline = build_pipeline(resolve_model(model))
-    result = evaluate_pipeline(pipeline, read_documents(gold), [m for m in methods.split(",") if m])
+    methods_list = [m for m in methods.split(",") if m]
+    result = evaluate_pipeline(pipeline, read_documents(gold), methods_list, subsets=subsets)
     report.parent.mkdir(parents=True, exist_ok=True)
     errors = result.pop("errors", [])
     report.write_text(json.dumps(result, indent=2), encoding="utf-8")

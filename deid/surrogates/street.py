@@ -12,6 +12,8 @@ _WORDS = (
     "straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|steig|pfad|chaussee|markt"
     "|graben|wall|zeile|promenade|stieg|twiete|kamp|hof|feld|garten|park|berg"
 )
+# The street words in lower case ("straße", "str", "weg" …): no name of their own.
+STREET_WORDS: frozenset[str] = frozenset(w.replace("\\.", "") for w in _WORDS.split("|"))
 _STREET_WORD_RE = re.compile(rf"(?P<sep>[ \-]?)(?P<word>(?i:{_WORDS}))(?![a-zäöüß])")
 # What an abbreviated street shows before its street word: "K", "R. ", "F* … ", "Sch.".
 _INITIAL_RE = re.compile(

@@ -12,21 +12,30 @@ from typer.testing import CliRunner
 
 from deid.elements import Confusion, text_elements
 from deid.evaluation import (
+    HALVES,
     aktenzeichen_slice,
     all_candidates,
     candidate_confusion,
+    document_half,
     element_bio,
     entity_candidates,
     evaluate,
     evaluate_document,
+    gold_half,
     length_slice,
     load_predictions,
     random_candidates,
     restricted_confusion,
     slice_metrics,
 )
+from deid.io import read_documents
 from deid.schema import KEEP_LABELS, LABELS, Document, Span
-from tests.conftest import read_source
+from tests.conftest import ROOT, read_source
+
+GOLD_SETS = {
+    "ler": ROOT / "data/gold/ler_rewritten.jsonl",
+    "bavaria": ROOT / "data/gold/bavaria/rewritten.jsonl",
+}
 
 # Elements: Kläger(0) Max(1) Müller(2) wohnt(3) in(4) Berlin(5) und(6) klagt(7) vor(8)
 # dem(9) Arbeitsgericht(10) Köln(11) .(12)  -> 13 elements
@@ -397,6 +406,7 @@ def test_cli_evaluate(tmp_path):
     assert out["error_counts"] == {"partial": 1, "missed": 1}
     assert out["inputs"]["extra_predictions"]["ids"] == ["zz"]
     assert set(out["candidates"]) == {"all", "random"}
+    assert out["halves"]["dev"]["overall"]["documents"] == 1  # d1 lies in the dev half
     assert len(json.loads(report.read_text(encoding="utf-8"))["errors"]) == 2
     assert len(errors.read_text(encoding="utf-8").splitlines()) == 2
     assert "Max" not in result.stdout and "Müller" not in report.read_text(encoding="utf-8")
@@ -501,7 +511,9 @@ def test_real_decision_counts(bag_case):
 
 def test_real_decision_errors_carry_no_text(bag_case):
     r = evaluate([bag_case["gold"]], {bag_case["gold"].id: bag_case["preds"]})
-    allowed = {"id", "court", "kind", "start", "end", "gold_label", "pred_label", "pred", "leaked"}
+    allowed = {
+        "id", "court", "half", "kind", "start", "end", "gold_label", "pred_label", "pred", "leaked",
+    }  # fmt: skip
     labels = set(LABELS) | set(KEEP_LABELS) | {None}
     for err in r["errors"]:
         assert set(err) <= allowed
@@ -509,3 +521,92 @@ def test_real_decision_errors_carry_no_text(bag_case):
         assert all(isinstance(x, int) for x in (err["start"], err["end"]))
     dumped = json.dumps(r, ensure_ascii=False)
     assert "Flughafen" not in dumped and "Tegel" not in dumped
+
+
+# --- dev and sealed halves --------------------------------------------------------------
+
+
+def test_gold_half_is_a_fixed_function_of_the_id():
+    # pinned values: blake2b is the same on every machine, so these never change
+    assert [gold_half(f"d{i}") for i in range(1, 7)] == [
+        "dev", "sealed", "sealed", "dev", "sealed", "sealed",
+    ]  # fmt: skip
+    assert gold_half("ler-bgh-0001") == "sealed"
+    assert all(gold_half(f"x{i}") in HALVES for i in range(50))
+
+
+def test_document_half_follows_the_source_decision():
+    rewrite = Document("d2", TEXT, meta={"source_id": "d1"})  # the id alone would be sealed
+    assert document_half(rewrite) == gold_half("d1") == "dev" != gold_half("d2")
+    assert document_half(Document("d1", TEXT)) == gold_half("d1")
+
+
+@pytest.mark.parametrize("name", sorted(GOLD_SETS))
+def test_halves_are_roughly_balanced_on_the_gold_sets(name):
+    docs = read_documents(GOLD_SETS[name])
+    counts = {half: sum(document_half(d) == half for d in docs) for half in HALVES}
+    assert sum(counts.values()) == len(docs) > 30
+    assert all(0.4 * len(docs) <= n <= 0.6 * len(docs) for n in counts.values()), counts
+    # a second reading gives the same split
+    assert [document_half(d) for d in docs] == [
+        document_half(d) for d in read_documents(GOLD_SETS[name])
+    ]
+
+
+def _sums(parts: list[dict]) -> dict:
+    """Additive counts of report parts, to compare the halves' sum with the whole."""
+    out: dict = {}
+    for part in parts:
+        el = part["overall"]["elements"]
+        for key in ("tp", "fp", "fn", "tn"):
+            out[key] = out.get(key, 0) + el[key]
+        for scheme, scores in part["overall"]["entities"].items():
+            for key in ("gold", "found", "pred", "correct"):
+                out[scheme, key] = out.get((scheme, key), 0) + scores["micro"][key]
+        for label, row in part["per_type"].items():
+            for key in ("gold_spans", "pred_spans", "gold_elements", "leaked_spans"):
+                out[label, key] = out.get((label, key), 0) + row[key]
+        for key in ("documents", "leak_free_documents", "gold_spans", "leaked_spans"):
+            out["leakage", key] = out.get(("leakage", key), 0) + part["leakage"][key]
+        for key in ("total", "hit"):
+            out["keep", key] = out.get(("keep", key), 0) + part["keep"][key]
+    return {k: v for k, v in out.items() if v}
+
+
+def test_halves_confusion_counts_add_up_to_the_whole():
+    docs = [doc(f"d{i}") for i in range(1, 7)]  # d1, d4 dev; d2, d3, d5, d6 sealed
+    preds = {"d1": [PERSON], "d2": [PERSON, BERLIN], "d3": [COURT], "d4": [], "d5": [BERLIN]}
+    r = evaluate(docs, preds)
+    assert set(r["halves"]) == set(HALVES)
+    dev, sealed = r["halves"]["dev"], r["halves"]["sealed"]
+    assert (dev["overall"]["documents"], sealed["overall"]["documents"]) == (2, 4)
+    assert _sums([dev, sealed]) == _sums([r])
+    # dev: d1 exact, d4 nothing -> Berlin leaks in d1, both spans in d4
+    assert dev["leakage"]["leak_free_documents"] == 0 and dev["leakage"]["leaked_spans"] == 3
+    assert dev["per_type"]["PERSON"]["element_recall"] == 0.5
+    assert dev["per_type"]["PERSON"]["strict"]["precision"] == 1.0
+    # sealed: d2 exact; d3 hits the court only; d5 Berlin only; d6 nothing
+    assert sealed["leakage"]["leak_free_documents"] == 1
+    assert sealed["leakage"]["leak_free_share"] == 0.25
+    assert sealed["keep"]["hit"] == 1
+    assert {e["half"] for e in r["errors"] if e["id"] in ("d1", "d4")} == {"dev"}
+
+
+def test_halves_add_up_on_real_gold_documents():
+    docs = read_documents(GOLD_SETS["bavaria"])[:12]
+    preds = {d.id: d.spans[::2] for d in docs}  # every other gold span found
+    r = evaluate(docs, preds)
+    halves = [r["halves"][h] for h in HALVES]
+    assert all(h["overall"]["documents"] for h in halves)
+    assert _sums(halves) == _sums([r])
+
+
+def test_subsets_score_only_their_documents():
+    docs = [doc(f"d{i}") for i in range(1, 5)]
+    preds = {"d1": [PERSON], "d2": [PERSON, BERLIN]}
+    r = evaluate(docs, preds, subsets={"chosen": ["d1", "d2", "elsewhere"]})
+    alone = evaluate(docs[:2], preds)
+    chosen = r["subsets"]["chosen"]
+    for key in ("overall", "per_type", "leakage", "keep", "halves"):
+        assert chosen[key] == alone[key]
+    assert "subsets" not in evaluate(docs, preds)

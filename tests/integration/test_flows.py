@@ -43,7 +43,7 @@ TRAIN_TINY = {
     "batch_size": 8,
     "learning_rate": 0.005,
     "max_documents": 8,
-    "max_seconds": 20,
+    "windows_per_epoch": 400,
 }
 FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01}
 NOTHING = {"use_model": False, "use_recognizers": False, "use_context_names": False}
@@ -88,7 +88,7 @@ def retrained(stack_env: Stack, project: Path) -> FlowRun:
 
 @pytest.fixture(scope="module")
 def worse(stack_env: Stack, project: Path, retrained: FlowRun) -> FlowRun:
-    quick = TRAIN_TINY | {"max_documents": 4, "max_seconds": 5}
+    quick = TRAIN_TINY | {"max_documents": 4, "windows_per_epoch": 40}
     params = write_params(project, "params.worse.yaml", train=quick, anonymize=NOTHING)
     return retrain(stack_env, project, params)
 
