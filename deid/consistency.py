@@ -14,14 +14,18 @@ _TITLES = frozenset("Dr. Prof. Dres. von van de zu vom Herr Herrn Frau".split())
 _MIN_LEN = 3
 
 
-def _common_word(variant: str) -> bool:
+def _common_word(variant: str, surname: bool = False) -> bool:
     """A single everyday German word ("Angeklagten", "Straße", any noun of the lexicon), or
     one shaped like a common noun (a compound of common words, "Waisengeld"; a derivation,
     "Begnadigungen"; an unknown word ending in a noun, "Erstbeurteiler"), is not propagated:
     one wrong prediction must not become a wrong prediction in every sentence. Known surnames
     and places are the exception however frequent or compound-like they are ("Müller",
     "Hartleben", "Celle"): their later mentions are exactly what consistency is for. Role
-    nouns never are ("Richter")."""
+    nouns never are ("Richter").
+
+    The surname of a person named in full (``surname``) spreads even when it looks like a
+    compound or derivation ("Jana Wolkenhammer" … "Frau Wolkenhammer"): the full name is the
+    evidence. Ordinary words, role nouns and frequent words ("Will") still stay blocked."""
     if " " in variant:
         return False
     from deid.features import SHAPE_NONE, SHAPE_ROLE, _zipf, plain_compound, word_shape
@@ -31,6 +35,8 @@ def _common_word(variant: str) -> bool:
     shape = word_shape(variant) if variant[:1].isupper() else SHAPE_NONE
     if shape != SHAPE_ROLE and known_name(variant):
         return False
+    if surname:
+        return shape == SHAPE_ROLE or _zipf(variant) >= 3.5
     return _zipf(variant) >= 3.5 or shape != SHAPE_NONE or plain_compound(variant)
 
 
@@ -74,7 +80,8 @@ def propagate(
         surface = text[s.start : s.end]
         several_words = len(surface.split()) > 1
         for v in variants(surface, s.label):
-            if v in stopwords or _common_word(v):
+            surname = several_words and s.label == PERSON and v != surface.strip()
+            if v in stopwords or _common_word(v, surname):
                 continue
             if several_words:
                 in_full.add(v)

@@ -514,3 +514,19 @@ def test_place_names_take_their_river_region_or_district(gold):
     for d, g in places:
         first = Span(g.start, d.text.index(" ", g.start), "LOCATION", 0.9, "model")
         assert [(s.start, s.end) for s in extend_places(d.text, [first])] == [(g.start, g.end)]
+
+
+def test_the_surname_of_a_full_name_spreads_even_when_it_looks_like_a_compound():
+    """"Wolkenhammer" reads as "Wolken" + "hammer", a compound no single wrong prediction may
+    spread; named in full after a first name it is a person, and every later mention is."""
+    text = (
+        "Die Klägerin Jana Wolkenhammer ist seit 2012 beschäftigt. Frau Wolkenhammer erhielt eine "
+        "Abmahnung. Die Zeugin Wolkenhammer war anwesend. Wolkenhammer wohnt in der Nähe."
+    )
+    seed = re.search("Jana Wolkenhammer", text)
+    spans = propagate(text, [Span(seed.start(), seed.end(), PERSON, 0.9, "model")], min_score=0.7, min_share=0.25)
+    covered = [m.start() for m in re.finditer("Wolkenhammer", text) if any(s.start <= m.start() < s.end for s in spans)]
+    assert len(covered) == 4
+    lone = re.search("Frau Wolkenhammer", text)
+    alone = propagate(text, [Span(lone.start() + 5, lone.end(), PERSON, 0.9, "model")], min_score=0.7, min_share=0.25)
+    assert len(alone) == 1, "a lone compound-shaped word found once in four mentions does not spread"
