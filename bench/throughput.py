@@ -54,7 +54,7 @@ def int8_agreement(model: str) -> dict:
     texts = [d.text for d in docs]
     a = build_pipeline(model, device="cpu", overrides={"quantize": "none"}).classifier.predict(texts)
     b = build_pipeline(model, device="cpu", overrides={"quantize": "int8"}).classifier.predict(texts)
-    key = lambda s: (s.start, s.end, s.label)  # noqa: E731
+    key = lambda s: (s.start, s.end, s.label)
     sa = {(i, *key(s)) for i, spans in enumerate(a) for s in spans}
     sb = {(i, *key(s)) for i, spans in enumerate(b) for s in spans}
 
