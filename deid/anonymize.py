@@ -126,8 +126,6 @@ class Pipeline:
             )  # fmt: skip
         return spans
 
-    _finish = finish  # the former private name
-
     # --- neutralization ------------------------------------------------------------------
 
     def anonymize(

@@ -236,8 +236,6 @@ def _unsure_word(text: str, span: Span, cfg: PolicyConfig, attached: bool) -> bo
     """An ordinary word (a lexicon noun or, on its own, a compound of ordinary words; a public
     word) the model is not sure about. Both halves on: :func:`deid.lexicon.is_ordinary_word`
     or a lone plain compound."""
-    if not (cfg.filter_common_nouns or cfg.filter_public_words):
-        return False
     if span.source != MODEL_SOURCE or (span.score or 0.0) >= cfg.common_noun_min_score:
         return False
     surface = text[span.start : span.end]
