@@ -1,8 +1,11 @@
 """params.yaml → typed settings. The file only overrides the defaults that live beside the
-code (``DataConfig``, ``ModelSpec``, ``TrainConfig``, ``PipelineConfig``)."""
+code (``DataConfig``, ``ModelSpec``, ``TrainConfig``, ``PipelineConfig``). A key that nothing
+reads raises (``EXTRA_KEYS`` lists those read outside the dataclasses): a typo must not fall
+back to a default without a word."""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,8 @@ import yaml
 
 from deid.anonymize import PipelineConfig
 from deid.models import ModelSpec
+from deid.policy import PolicyConfig
+from deid.recognizers import build_recognizers
 from deid.trainer import TrainConfig
 from deid.training import DataConfig
 
@@ -47,9 +52,87 @@ class Settings:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
-def _pick(cls, data: dict[str, Any]) -> dict[str, Any]:
+# Keys of params.yaml that no config dataclass below holds but that are read all the same, by
+# section ("" = the top level, "*" = any profile). Every other key that is no field is a typo
+# and raises: it would otherwise fall back to the default without a word.
+EXTRA_KEYS: dict[str, frozenset[str]] = {
+    "": frozenset(
+        {
+            # settings_from_params
+            "model",
+            "dataset",
+            "train",
+            "tokenizer",
+            "pretrain",
+            "anonymize",
+            # other readers
+            "corpus",  # pipelines/ingest.py (dvc stage ingest)
+            "validate",  # deid/checks/config.py (dvc stage validate)
+            "encoder",  # pipelines/encoder.py (dvc stage encoder)
+            "gate",  # deid/gate.py (GateConfig.from_params checks its own keys)
+        }
+    ),
+    "model": frozenset({"profile", "base", "profiles"}),  # settings_from_params (no dataclass)
+    "dataset": frozenset({"validation_seed"}),  # Settings.validation_seed
+    "train": frozenset({"profiles"}),  # train.profiles.<profile> override the section
+    "train.profiles.*": frozenset({"max_documents"}),  # Settings.max_documents
+}
+# Fields that params.yaml must not set: settings_from_params overrides them.
+SET_ELSEWHERE: dict[str, str] = {
+    "dataset.max_length": "model.profiles.<profile>.max_length",
+    "anonymize.max_length": "model.profiles.<profile>.max_length",
+}
+
+
+def _section(data: Any, name: str) -> dict[str, Any]:
+    """A mapping of params.yaml (empty when absent), checked to be one."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise TypeError(f"params.yaml: '{name}' must be a mapping")
+    return dict(data)
+
+
+def _check_keys(section: str, data: dict[str, Any], allowed: set[str] | frozenset[str]) -> None:
+    """Raise on keys nothing reads, naming each with the closest allowed key (never a value:
+    values may be sensitive), so that a typo cannot silently fall back to a default."""
+    choices = sorted(k for k in allowed if f"{section}.{k}" not in SET_ELSEWHERE)
+    problems = []
+    for key in sorted(map(str, data)):
+        name = f"{section}.{key}" if section else key
+        if name in SET_ELSEWHERE:
+            problems.append(f"key '{name}' is set by {SET_ELSEWHERE[name]}")
+        elif key not in allowed:
+            close = difflib.get_close_matches(key, choices, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            problems.append(f"unknown key '{name}'{hint}")
+    if problems:
+        raise ValueError("params.yaml: " + "; ".join(problems))
+
+
+def _fields(cls: type, rule: str) -> set[str]:
+    """Field names of the dataclass ``cls`` plus the EXTRA_KEYS of ``rule``."""
+    return {f.name for f in fields(cls)} | EXTRA_KEYS.get(rule, frozenset())
+
+
+def _pick(cls: type, data: dict[str, Any], section: str) -> dict[str, Any]:
+    """``data`` as keyword arguments of the dataclass ``cls``, after checking its keys."""
+    _check_keys(section, data, _fields(cls, section))
     names = {f.name for f in fields(cls)}
     return {k: v for k, v in data.items() if k in names}
+
+
+def _profiles(data: dict[str, Any], section: str, cls: type) -> dict[str, dict[str, Any]]:
+    """``section``'s profiles, every one checked (not only the one in use: a typo in ``base``
+    must fail on the CPU as well) against ``cls``'s fields and the EXTRA_KEYS of a profile."""
+    profiles = _section(data.get("profiles"), f"{section}.profiles")
+    _check_keys(f"{section}.profiles", profiles, set(PROFILES))
+    allowed = _fields(cls, f"{section}.profiles.*")
+    out = {}
+    for name, values in profiles.items():
+        out[name] = _section(values, f"{section}.profiles.{name}")
+        _check_keys(f"{section}.profiles.{name}", out[name], allowed)
+    return out
 
 
 def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
@@ -58,30 +141,46 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
 
 
 def settings_from_params(params: dict[str, Any], profile: str | None = None) -> Settings:
-    """Resolve a profile (tiny | small | base) into typed settings."""
-    model_p = params.get("model", {}) or {}
+    """Resolve a profile (tiny | small | base) into typed settings; unknown keys raise."""
+    _check_keys("", params, EXTRA_KEYS[""])
+    model_p = _section(params.get("model"), "model")
+    _check_keys("model", model_p, EXTRA_KEYS["model"])
     profile = profile or model_p.get("profile", "small")
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; choose one of {PROFILES}")
-    data_p = dict(params.get("dataset", {}) or {})
-    spec_p = dict((model_p.get("profiles", {}) or {}).get(profile, {}))
-    spec = ModelSpec(**_pick(ModelSpec, spec_p))
-    data = DataConfig(**_pick(DataConfig, {**data_p, "max_length": spec.max_length}))
-    train_p = dict(params.get("train", {}) or {})
-    train_profile = dict((train_p.pop("profiles", {}) or {}).get(profile, {}))
+    data_p = _section(params.get("dataset"), "dataset")
+    spec = ModelSpec(**_profiles(model_p, "model", ModelSpec).get(profile, {}))
+    data = DataConfig(**_pick(DataConfig, data_p, "dataset"), max_length=spec.max_length)
+    train_p = _section(params.get("train"), "train")
+    train_profile = _profiles(train_p, "train", TrainConfig).get(profile, {})
     max_documents = int(train_profile.pop("max_documents", 0) or 0)
-    train = TrainConfig(**_pick(TrainConfig, {**train_p, **train_profile}))
-    anon = dict(params.get("anonymize", {}) or {})
+    train = TrainConfig(**{**_pick(TrainConfig, train_p, "train"), **train_profile})
+    anon = _section(params.get("anonymize"), "anonymize")
+    policy = _section(anon.get("policy"), "anonymize.policy")
+    _check_keys("anonymize.policy", policy, _fields(PolicyConfig, "anonymize.policy"))
     pipeline = PipelineConfig.from_dict(
-        {**_pick(PipelineConfig, anon), "max_length": spec.max_length, "policy": anon.get("policy", {})}
+        {
+            **_pick(PipelineConfig, anon, "anonymize"),
+            "max_length": spec.max_length,
+            "policy": policy,
+        }
     )
+    try:  # its consumer checks its keys, but builds only after training: check them now
+        build_recognizers(pipeline.recognizers)
+    except (TypeError, ValueError) as exc:
+        exc.add_note("in params.yaml: anonymize.recognizers")
+        raise
     return Settings(
         profile=profile,
         data=data,
-        tokenizer=TokenizerConfig(**_pick(TokenizerConfig, params.get("tokenizer", {}) or {})),
+        tokenizer=TokenizerConfig(
+            **_pick(TokenizerConfig, _section(params.get("tokenizer"), "tokenizer"), "tokenizer")
+        ),
         spec=spec,
         train=train,
-        pretrain=PretrainConfig(**_pick(PretrainConfig, params.get("pretrain", {}) or {})),
+        pretrain=PretrainConfig(
+            **_pick(PretrainConfig, _section(params.get("pretrain"), "pretrain"), "pretrain")
+        ),
         pipeline=pipeline,
         base=model_p.get("base") or spec.base,
         max_documents=max_documents,
