@@ -70,13 +70,6 @@ LAYERS: tuple[Layer, ...] = (
         {},
     ),
     Layer(
-        "context_names",
-        "names after roles, before legal forms, streets",
-        {"use_context_names": False},
-        {},
-    ),
-    Layer("place_names", "multi-word place names (extend_places)", {"use_place_names": False}, {}),
-    Layer(
         "keep_zones",
         "courts, judges, laws, citations, states kept public",
         {"use_keep_zones": False},
@@ -90,7 +83,6 @@ LAYERS: tuple[Layer, ...] = (
         {"filter_common_nouns": False},
     ),
     Layer("public_words", "policy: unsure public words", {}, {"filter_public_words": False}),
-    Layer("digitless", "policy: DATE/MONEY/ID without a digit", {}, {"filter_digitless": False}),
     Layer("lowercase", "policy: model words in lowercase", {}, {"filter_lowercase": False}),
     Layer(
         "no_name_shape",
@@ -141,9 +133,7 @@ def is_active(cfg: PipelineConfig, layer: Layer) -> bool:
     if any(_same(getattr(cfg.policy, k), v) for k, v in layer.policy.items()):
         return False
     policy: PolicyConfig = cfg.policy
-    if layer.name in ("common_nouns", "public_words") and policy.common_noun_min_score <= 0:
-        return False
-    return not (layer.name == "digitless" and not policy.digit_labels)
+    return not (layer.name in ("common_nouns", "public_words") and policy.common_noun_min_score <= 0)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from deid.consistency import propagate
-from deid.context_names import context_names
 from deid.ner import InferenceConfig, TokenClassifier
-from deid.place_names import extend_places
 from deid.policy import PolicyConfig, apply_policy, keep_zones
 from deid.recognizers import analyze_all, build_recognizers
 from deid.schema import Document, Span, merge_spans, spans_to_dicts
@@ -41,8 +39,6 @@ class PipelineConfig:
     # evaluates exactly what production runs)
     use_model: bool = True
     use_recognizers: bool = True
-    use_context_names: bool = True  # persons after roles, companies before legal forms, streets
-    use_place_names: bool = True  # "Braunau" → "Braunau am Inn" (deid.place_names)
     use_keep_zones: bool = True  # courts, judges, laws … stay public (deid.policy.keep_zones;
     # which kinds: policy.keep_*); off: no zone drops a span or blocks consistency
     recognizers: dict[str, Any] = field(default_factory=lambda: {"min_score": 0.5})
@@ -61,12 +57,31 @@ class PipelineConfig:
     def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
         data = dict(data)
         policy = dict(data.pop("policy", {}) or {})
+        _drop_retired(data, RETIRED_SWITCHES, "")
+        _drop_retired(policy, RETIRED_POLICY, "policy.")
         policy["keep_labels"] = tuple(policy.get("keep_labels", ()))
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown pipeline settings {sorted(unknown)}")
         return cls(policy=PolicyConfig(**policy), **data)
+
+
+# Rule layers removed because they no longer improved validation F2 on the encoder model
+# (README, "Rule layers"). A saved config that had them off loads unchanged; one that ran them
+# was evaluated on a chain this code cannot run, so it must be evaluated (gated) again.
+RETIRED_SWITCHES = frozenset({"use_context_names", "use_place_names"})
+RETIRED_POLICY = frozenset({"filter_digitless", "digit_labels"})
+
+
+def _drop_retired(data: dict[str, Any], retired: frozenset[str], prefix: str) -> None:
+    for key in sorted(retired & set(data)):
+        value = data.pop(key)
+        if key.startswith(("use_", "filter_")) and value:
+            raise ValueError(
+                f"this pipeline was evaluated with the rule layer {prefix}{key}, which was removed; "
+                "re-run the gate on it (deid evaluate-model) and save it again"
+            )
 
 
 class Pipeline:
@@ -112,11 +127,7 @@ class Pipeline:
     def finish(self, text: str, model_spans: list[Span]) -> list[Span]:
         """The rule layers on the model's spans of ``text``, each behind its config switch."""
         rule_spans = analyze_all(text, self.recognizers) if self.recognizers else []
-        if self.config.use_context_names:
-            rule_spans = merge_spans(context_names(text), rule_spans)
         spans = merge_spans(model_spans, rule_spans)
-        if self.config.use_place_names:
-            spans = extend_places(text, spans)
         zones = keep_zones(text, self.config.policy) if self.config.use_keep_zones else []
         spans = apply_policy(text, spans, self.config.policy, zones)
         if self.config.consistency:

@@ -35,7 +35,20 @@ class InferenceConfig:
     max_length: int = 256
     stride: int = 64
     batch_size: int = 16
-    quantize: str = "none"  # none | int8 (CPU: torch dynamic quantization of the linear layers)
+    quantize: str = "none"  # none | int8 (CPU: torch dynamic quantization, see int8_layers)
+
+
+def int8_layers(model: torch.nn.Module) -> set[str]:
+    """The linear layers that run in int8: all but the feed-forward output projections and the
+    classifier head. Dynamic quantization gives each input one scale per tensor; the inputs of
+    those layers (GELU outputs, the last hidden states) carry a few outlier values that would
+    take that whole range, so in int8 the main job's model flagged twice as many tokens as in
+    fp32. Without them it keeps 99.75 % of token decisions and most of the speed."""
+    names = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
+    return {
+        n for n in names
+        if not n.startswith("classifier") and not (n.endswith("output.dense") and ".attention." not in n)
+    }  # fmt: skip
 
 
 class TokenClassifier:
@@ -85,7 +98,7 @@ class TokenClassifier:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # torch marks its quantized tensors deprecated
                 self._int8 = torch.ao.quantization.quantize_dynamic(
-                    self.model, {torch.nn.Linear}, dtype=torch.qint8
+                    self.model, int8_layers(self.model), dtype=torch.qint8
                 ).eval()
         return self._int8
 

@@ -10,14 +10,14 @@ the document text; which kinds apply is configurable.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
 from deid.features import plain_compound
 from deid.lexicon import is_common_noun
 from deid.public_words import public_words
-from deid.schema import DATE, ID, LITERATURE, MODEL_SOURCE, MONEY, PUBLIC_ENTITY, Span
+from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -105,16 +105,12 @@ class PolicyConfig:
     # knows them. A compound next to another span is part of a name ("Auto-Kraus
     # Abschleppservice") and stays. 0: off.
     common_noun_min_score: float = 0.95
-    # A model span of these types holds a digit: "Erschwerniszulage" is no amount, "Revision"
-    # no date. Rules never produce such a span; gold spans never are one.
-    digit_labels: tuple[str, ...] = (DATE, MONEY, ID)
     # Each span filter on its own switch (all on: the behaviour above), so that an ablation
     # (bench/ablation.py) can turn one off without code edits:
     filter_common_nouns: bool = True  # the lexicon half of common_noun_min_score: Wiktionary
     # nouns and lone compounds of ordinary words (deid.lexicon.is_common_noun, plain_compound)
     filter_public_words: bool = True  # its other half: words the training decisions print in
     # clear text (deid.public_words; consistency and context names use them regardless)
-    filter_digitless: bool = True  # digit_labels
     filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
     filter_no_name_shape: bool = True  # a shortened compound's first part, a lone "&"
 
@@ -283,11 +279,6 @@ def _no_name_shape(text: str, span: Span, attached: bool) -> bool:
     )
 
 
-def _without_digit(text: str, span: Span, labels: tuple[str, ...]) -> bool:
-    surface = text[span.start : span.end]
-    return span.source == MODEL_SOURCE and span.label in labels and not any(c.isdigit() for c in surface)
-
-
 def _kept_by(zone: Span, span: Span) -> bool:
     """A span touching a court, law, judge … zone is dropped; a state name only drops a span
     that is no more than it ("Ukraine", not "Amazon Deutschland GmbH")."""
@@ -299,21 +290,19 @@ def _kept_by(zone: Span, span: Span) -> bool:
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
     """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
     label, are an ordinary word or a lone compound of them the model is not sure about, a
-    number without a digit, a model word in lowercase or one no name has the shape of."""
+    model word in lowercase or one no name has the shape of."""
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
     out: list[Span] = []
     starts = [z.start for z in zones]
     import bisect
 
-    digit_labels = tuple(cfg.digit_labels)
     spans = list(spans)
     attached = _attached(text, spans)
     for index, span in enumerate(spans):
         if (
             span.label in cfg.keep_labels
             or _unsure_word(text, span, cfg, index in attached)
-            or (cfg.filter_digitless and _without_digit(text, span, digit_labels))
             or (cfg.filter_lowercase and _lowercase_model_word(text, span))
             or (cfg.filter_no_name_shape and _no_name_shape(text, span, index in attached))
         ):

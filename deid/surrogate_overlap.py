@@ -8,9 +8,8 @@ on known words says little about names it never met. Four sources are checked:
   of a train-pool company or street);
 * ``gazetteers``: a word of the raw lists, every pool (surnames, first names, cities, streets,
   companies, countries). Rules and model features consult most of them:
-  ``deid.lexicon.known_name`` (features, consistency, context names) reads surnames, first
-  names and cities, ``deid.context_names`` the first-name counts, ``deid.place_names`` and
-  ``deid.policy`` cities and countries; streets and companies are surrogate material. Every
+  ``deid.lexicon.known_name`` (features, consistency) reads surnames, first names and
+  cities, ``deid.policy`` cities and countries; streets and companies are surrogate material. Every
   eval-pool surrogate comes from these lists, so this source knows nearly all of them;
 * ``lexicon``: a name or place to Wiktionary (``deid.lexicon.lexical_class``, a model feature);
 * ``training_text``: a word of the training decisions' text.

@@ -9,17 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from deid.recognizers.base import Pattern, PatternRecognizer, Recognizer, resolve_overlaps
 from deid.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
+from deid.recognizers.base import Pattern, PatternRecognizer, Recognizer, resolve_overlaps
 from deid.recognizers.bic import BicRecognizer
-from deid.recognizers.brand_number import BrandNumberRecognizer
 from deid.recognizers.contract_number import ContractNumberRecognizer
 from deid.recognizers.date_of_birth import DateOfBirthRecognizer
 from deid.recognizers.email import EmailRecognizer
 from deid.recognizers.iban import IbanRecognizer
 from deid.recognizers.license_plate import LicensePlateRecognizer
 from deid.recognizers.parcel_number import ParcelNumberRecognizer
-from deid.recognizers.patent import PatentRecognizer
 from deid.recognizers.permit_number import PermitNumberRecognizer
 from deid.recognizers.phone import PhoneRecognizer
 from deid.recognizers.social_security import SocialSecurityRecognizer
@@ -52,8 +50,6 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.social_security.v1": SocialSecurityRecognizer,
     "deid.recognizers.license_plate.v1": LicensePlateRecognizer,
     "deid.recognizers.vehicle_id.v1": VehicleIdRecognizer,
-    "deid.recognizers.patent.v1": PatentRecognizer,
-    "deid.recognizers.brand_number.v1": BrandNumberRecognizer,
     "deid.recognizers.permit_number.v1": PermitNumberRecognizer,
     "deid.recognizers.contract_number.v1": ContractNumberRecognizer,
     "deid.recognizers.parcel_number.v1": ParcelNumberRecognizer,
@@ -84,7 +80,7 @@ def build_recognizers(config: Mapping[str, Any] | None = None) -> list[Recognize
          "recognizers": {
              "deid.recognizers.phone.v1": {"enabled": false},
              "deid.recognizers.url.v1": {"min_score": 0.8},
-             "deid.recognizers.patent.v1": false}}  # shorthand for enabled: false
+             "deid.recognizers.parcel_number.v1": false}}  # shorthand for enabled: false
     """
     config = dict(config or {})
     unknown = set(config) - {"min_score", "recognizers"}

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import Counter
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
 from deid.anonymize import Pipeline, PipelineConfig
 from deid.consistency import propagate
-from deid.context_names import context_names, full_names
 from deid.io import read_jsonl, write_jsonl
+from deid.lexicon import is_common_noun
 from deid.models import ModelSpec, build_model
 from deid.ner import TokenClassifier
-from deid.lexicon import is_common_noun
 from deid.policy import PolicyConfig, apply_policy, keep_zones
 from deid.schema import LITERATURE, PERSON, PUBLIC_ENTITY, Document, Span
 from deid.tokenizer import train_tokenizer
@@ -220,51 +219,6 @@ def test_unsure_lone_compounds_are_dropped_but_not_names_streets_or_parts_of_nam
     assert kept == [company, part, place, street]
 
 
-def test_context_names_are_mostly_gold_names(gold):
-    hits = [(d, s) for d in gold for s in context_names(d.text)]
-    assert len(hits) >= 50
-    right = sum(_overlaps(s, d.spans) for d, s in hits)
-    assert right / len(hits) >= 0.8  # measured 0.89 on all 207 documents
-
-
-def test_context_names_skip_plain_nouns_after_roles():
-    text = "Der Zeuge Schmidtbauer sagte aus. Der Angeklagte Hilfe leisten wollte, sagte der Zeuge Recht."
-    names = [text[s.start : s.end] for s in context_names(text)]
-    assert names == ["Schmidtbauer"]
-    # words the training decisions print in clear text (deid.public_words) are no names either
-    text = "Die Klägerin Kontrollen und der Beklagte Leitungen ließen den Zeugen Schmidtbauer."
-    assert [text[s.start : s.end] for s in context_names(text)] == ["Schmidtbauer"]
-    # derivations ("-ung", "-keit") are objects, not names
-    text = "Die Beklagte Unregelmäßigkeiten; dem Antragsteller Reisekostenvergütung; der Zeuge Hassner."
-    assert [text[s.start : s.end] for s in context_names(text)] == ["Hassner"]
-    # nouns Wiktionary knows and compounds of them, unless the name lists know the word too
-    text = "dass die Antragstellerin Kokain konsumiert habe; ein Beamter Erstbeurteiler wird; der Zeuge Basler."
-    assert [text[s.start : s.end] for s in context_names(text)] == ["Basler"]
-
-
-def test_full_names_need_a_common_first_name_on_one_line(gold):
-    """A common first name plus a capitalized word is a person even without a role cue;
-    the name may follow a cue word, end before a sentence start, or carry an initial."""
-    text = "an die Drittschuldnerin Helga Schneider. Emil Schliessleder Im Jahr traf Peter M. Zöllner"
-    assert [text[s.start : s.end] for s in full_names(text)] == ["Helga Schneider", "Emil Schliessleder", "Peter M. Zöllner"]
-    # a signature lists one judge per line; "Ernst" is an ordinary word before it is a name
-    text = "Richter am BGH\nSander\nSchneider\nDas war Ernst Gemeint ist die Thomas-Mann-Straße 5"
-    assert full_names(text) == []
-    hits = [(d, s) for d in gold for s in full_names(d.text)]
-    right = sum(_overlaps(s, d.spans) for d, s in hits)
-    assert len(hits) >= 20 and right / len(hits) >= 0.7  # measured 20 of 26; the rest: public figures
-
-
-def test_cadastral_districts_are_locations():
-    """The district a parcel lies in locates its owner; "Gemarkungen" alone is no name."""
-    text = (
-        "Eigentümerin der Flur-Nr. 412/3 der Gemarkung Ahorn (Grundbuch des Amtsgerichts Coburg "
-        "von Ahorn, Blatt 1287) und der Gemarkung Buch am Wald. Die Gemarkungen Der Stadt …"
-    )
-    found = [(text[s.start : s.end], s.label) for s in context_names(text) if s.source == "context:cadastral"]
-    assert found == [("Ahorn", "LOCATION"), ("Ahorn", "LOCATION"), ("Buch am Wald", "LOCATION")]
-
-
 def test_keep_zones_hold_courts_laws_and_judges_but_not_parties(gold):
     zones = [(d, z) for d in gold for z in keep_zones(d.text)]
     on_keep = sum(_overlaps(z, d.keep) for d, z in zones)
@@ -358,21 +312,6 @@ def test_shortened_compounds_and_lone_symbols_are_no_names(gold):
     assert apply_policy(text, [left, amp, right, lone], zones=[]) == [left, amp, right]
     bavaria = [Document.from_dict(r) for r in read_jsonl(ROOT / "data" / "gold" / "bavaria" / "rewritten.jsonl")]
     assert not any(re.match(r"-\s(?:und|oder)\s", d.text[s.end : s.end + 8]) for d in [*gold, *bavaria] for s in d.spans)
-
-
-def test_model_numbers_without_a_digit_are_dropped(gold):
-    doc = next(d for d in gold if re.search(r"\bRevision\b", d.text) and re.search(r"\d{4}", d.text))
-    word = re.search(r"\bRevision\b", doc.text)
-    year = re.search(r"\d{4}", doc.text)
-    spans = [Span(word.start(), word.end(), label, 0.99, "model") for label in ("MONEY", "DATE", "ID")]
-    number = Span(year.start(), year.end(), "DATE", 0.99, "model")
-    person = Span(word.start(), word.end(), PERSON, 0.99, "model")
-    assert apply_policy(doc.text, [*spans, number, person], zones=[]) == [number, person]
-    assert len(apply_policy(doc.text, spans, PolicyConfig(digit_labels=()), zones=[])) == 3
-    # gold numbers always hold a digit (the Bavarian set has them; LER annotates none)
-    bavaria = [Document.from_dict(r) for r in read_jsonl(ROOT / "data" / "gold" / "bavaria" / "rewritten.jsonl")]
-    numbers = [d.text[s.start : s.end] for d in bavaria for s in d.spans if s.label in ("MONEY", "DATE", "ID")]
-    assert len(numbers) >= 30 and all(any(c.isdigit() for c in n) for n in numbers)
 
 
 def test_state_names_are_public_but_do_not_shield_longer_spans(gold):
@@ -478,42 +417,6 @@ def test_a_batch_run_logs_ids_and_counts_but_no_sensitive_text(gold, untrained, 
     assert "a document needs 'id' and 'text'" in logs  # the bad record is reported, by reason
     leaked = sorted(s for s in secrets if s in logs)
     assert not leaked, f"{len(leaked)} sensitive strings in the logs"
-
-
-def test_place_names_take_their_river_region_or_district(gold):
-    """"Braunau" (or "Braunau am") before " Inn" grows over it, "Fahrland" after "Potsdam"
-    grows back to the gazetteer's "Potsdam Fahrland"; " am Montag" is no part of a name,
-    persons never grow, and a span the extension reaches into is absorbed."""
-    from deid.place_names import extend_places
-
-    text = (
-        "Er zog von Braunau am Inn nach Köln am Montag, dann nach Potsdam Fahrland und am "
-        "Dienstag nach Offenbach am Main; der Verein in Frankfurt am Main."
-    )
-
-    def at(word: str, label: str = "LOCATION", last: bool = False) -> Span:
-        start = text.rindex(word) if last else text.index(word)
-        return Span(start, start + len(word), label, 0.9, "model")
-
-    spans = extend_places(
-        text, [at("Braunau am"), at("Köln"), at("Fahrland"), at("Offenbach"), at("Main", "PERSON"),
-               at("Frankfurt", "ORGANIZATION")]
-    )  # fmt: skip
-    assert [(text[s.start : s.end], s.label) for s in spans] == [
-        ("Braunau am Inn", "LOCATION"), ("Köln", "LOCATION"), ("Potsdam Fahrland", "LOCATION"),
-        ("Offenbach am Main", "LOCATION"), ("Frankfurt am Main", "ORGANIZATION"),
-    ]  # fmt: skip
-    assert extend_places(text, [at("Braunau", "PERSON")]) == [at("Braunau", "PERSON")]
-    assert extend_places(text, [at("Potsdam", "ORGANIZATION")]) == [at("Potsdam", "ORGANIZATION")]
-    # the gold set's multi-word places: a span on the first word grows to the whole name
-    places = [
-        (d, g) for d in gold for g in d.spans
-        if g.label == "LOCATION" and re.fullmatch(r"\S+ (?:am|im|an der) \S+", d.text[g.start : g.end])
-    ]
-    assert len(places) >= 2  # in the first 60 documents
-    for d, g in places:
-        first = Span(g.start, d.text.index(" ", g.start), "LOCATION", 0.9, "model")
-        assert [(s.start, s.end) for s in extend_places(d.text, [first])] == [(g.start, g.end)]
 
 
 def test_the_surname_of_a_full_name_spreads_even_when_it_looks_like_a_compound():

@@ -31,8 +31,6 @@ MAX_HITS = {
     "VAT_ID": 0,
     "SOCIAL_SECURITY_ID": 0,
     "LICENSE_PLATE": 0,
-    "PATENT": 0,
-    "BRAND_NUMBER": 0,
     "PHONE": 0,
     "PERMIT_NUMBER": 2,  # [1] "Führerscheinnummer ..."
     "CONTRACT_NUMBER": 3,  # [2] one Kassenzeichen, cited twice

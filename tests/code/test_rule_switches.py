@@ -12,18 +12,15 @@ import pytest
 
 from deid.anonymize import Pipeline, PipelineConfig
 from deid.consistency import propagate
-from deid.context_names import context_names
 from deid.features import plain_compound
 from deid.io import read_jsonl
 from deid.lexicon import is_common_noun, is_ordinary_word
-from deid.place_names import extend_places
 from deid.policy import (
     PolicyConfig,
     _attached,
     _kept_by,
     _lowercase_model_word,
     _no_name_shape,
-    _without_digit,
     apply_policy,
     keep_zones,
 )
@@ -83,35 +80,14 @@ def test_recognizers_switch(bavaria):
     doc = next(d for d in bavaria if apply_policy(d.text, analyze_all(d.text, recognizers)))
     on, off = run(doc.text, []), run(doc.text, [], use_recognizers=False)
     assert on != off
-    assert any(s.source not in ("consistency",) and not s.source.startswith("context") for s in on)
-    assert all(s.source.startswith("context") or s.source == "consistency" for s in off)
-
-
-def test_context_names_switch(gold):
-    doc = next(d for d in gold if apply_policy(d.text, context_names(d.text)))
-    on = run(doc.text, [], use_recognizers=False)
-    off = run(doc.text, [], use_recognizers=False, use_context_names=False)
-    assert any(s.source.startswith("context") for s in on)
+    assert any(s.source != "consistency" for s in on)
     assert off == []
-
-
-def test_place_names_switch(gold):
-    doc, g = next(
-        (d, g) for d in gold for g in d.spans
-        if g.label == "LOCATION" and re.fullmatch(r"\S+ (?:am|im|an der) \S+", d.text[g.start : g.end])
-    )  # fmt: skip
-    first = model_span(doc.text, (g.start, doc.text.index(" ", g.start)), "LOCATION", 0.99)
-    off_switches = {"use_recognizers": False, "use_context_names": False, "consistency": False}
-    on = run(doc.text, [first], **off_switches)
-    off = run(doc.text, [first], use_place_names=False, **off_switches)
-    assert [(s.start, s.end) for s in on] == [(g.start, g.end)]
-    assert [(s.start, s.end) for s in off] == [(first.start, first.end)]
 
 
 def test_keep_zones_switch(gold):
     doc, zone = next((d, z) for d in gold for z in keep_zones(d.text) if z.label == "JUDGE")
     judge = model_span(doc.text, (zone.start, zone.end), PERSON, 0.99)
-    switches = {"use_recognizers": False, "use_context_names": False, "consistency": False}
+    switches = {"use_recognizers": False, "consistency": False}
     assert run(doc.text, [judge], **switches) == []
     assert run(doc.text, [judge], use_keep_zones=False, **switches) == [judge]
 
@@ -120,7 +96,7 @@ def test_keep_labels_switch(bavaria):
     doc = next(d for d in bavaria if any(s.label == "MONEY" for s in d.spans))
     g = next(s for s in doc.spans if s.label == "MONEY")
     money = model_span(doc.text, (g.start, g.end), "MONEY", 0.99)
-    switches = {"use_recognizers": False, "use_context_names": False, "use_keep_zones": False}
+    switches = {"use_recognizers": False, "use_keep_zones": False}
     assert run(doc.text, [money], policy(keep_labels=("MONEY",)), **switches) == []
     assert run(doc.text, [money], policy(keep_labels=()), **switches) == [money]
 
@@ -132,7 +108,7 @@ def test_common_noun_switch(gold):
         if is_common_noun(m.group()) and m.group() not in public_words()
     )  # fmt: skip
     unsure = model_span(doc.text, m)
-    switches = {"use_recognizers": False, "use_context_names": False, "consistency": False}
+    switches = {"use_recognizers": False, "consistency": False}
     assert run(doc.text, [unsure], **switches) == []
     assert run(doc.text, [unsure], policy(filter_common_nouns=False), **switches) == [unsure]
     assert run(doc.text, [unsure], policy(filter_public_words=False), **switches) == []
@@ -147,18 +123,10 @@ def test_public_words_switch(gold):
         if m.group() in public_words() and not is_common_noun(m.group()) and not plain_compound(m.group())
     )  # fmt: skip
     unsure = model_span(doc.text, m)
-    switches = {"use_recognizers": False, "use_context_names": False, "consistency": False}
+    switches = {"use_recognizers": False, "consistency": False}
     assert run(doc.text, [unsure], **switches) == []
     assert run(doc.text, [unsure], policy(filter_public_words=False), **switches) == [unsure]
     assert run(doc.text, [unsure], policy(filter_common_nouns=False), **switches) == []
-
-
-def test_digitless_switch(gold):
-    doc, m = next((d, m) for d in gold for m in free_words(d, r"\bRevision\b"))
-    number = model_span(doc.text, m, "DATE", 0.99)
-    switches = {"use_recognizers": False, "use_context_names": False, "consistency": False}
-    assert run(doc.text, [number], **switches) == []
-    assert run(doc.text, [number], policy(filter_digitless=False), **switches) == [number]
 
 
 def test_lowercase_switch(gold):
@@ -166,7 +134,7 @@ def test_lowercase_switch(gold):
         (d, m) for d in gold for m in free_words(d, r"(?<=\s)(?:erfuhr|nicht|wurde)(?=\s)")
     )
     word = model_span(doc.text, m, "ORGANIZATION", 0.99)
-    switches = {"use_recognizers": False, "use_context_names": False, "consistency": False}
+    switches = {"use_recognizers": False, "consistency": False}
     assert run(doc.text, [word], **switches) == []
     assert run(doc.text, [word], policy(filter_lowercase=False), **switches) == [word]
 
@@ -174,7 +142,7 @@ def test_lowercase_switch(gold):
 def test_no_name_shape_switch(gold):
     doc, m = next((d, m) for d in gold for m in free_words(d, r"\b[A-ZÄÖÜ][a-zäöüß]+(?=- und )"))
     part = model_span(doc.text, m, PERSON, 0.99)
-    switches = {"use_recognizers": False, "use_context_names": False, "consistency": False}
+    switches = {"use_recognizers": False, "consistency": False}
     # the lexicon filter is off: a shortened compound's first part is often a noun too
     base = {"filter_common_nouns": False, "filter_public_words": False}
     assert run(doc.text, [part], policy(**base), **switches) == []
@@ -189,7 +157,7 @@ def test_consistency_switch(gold):
         and len(re.findall(rf"\b{re.escape(d.text[s.start : s.end].split()[-1])}\b", d.text)) >= 3
     )  # fmt: skip
     full = model_span(doc.text, (span.start, span.end), PERSON, 0.95)
-    switches = {"use_recognizers": False, "use_context_names": False}
+    switches = {"use_recognizers": False}
     on, off = (
         run(doc.text, [full], **switches),
         run(doc.text, [full], consistency=False, **switches),
@@ -201,13 +169,27 @@ def test_consistency_switch(gold):
 def test_model_only_leaves_the_model_spans_alone(gold):
     doc = gold[0]
     spans = [model_span(doc.text, m, PERSON, 0.5) for m in re.finditer(r"\S+", doc.text)][::7]
-    off = {
-        "use_recognizers": False, "use_context_names": False, "use_place_names": False,
-        "use_keep_zones": False, "consistency": False,
-    }  # fmt: skip
-    cfg = policy(filter_common_nouns=False, filter_public_words=False, filter_digitless=False,
-                 filter_lowercase=False, filter_no_name_shape=False)  # fmt: skip
+    off = {"use_recognizers": False, "use_keep_zones": False, "consistency": False}
+    cfg = policy(filter_common_nouns=False, filter_public_words=False, filter_lowercase=False,
+                 filter_no_name_shape=False)  # fmt: skip
     assert run(doc.text, spans, cfg, **off) == spans
+
+
+def test_retired_layers_load_only_when_they_were_off():
+    """A saved config that ran a removed rule layer was evaluated on a chain this code cannot
+    run: it must be gated again, not silently run without that layer."""
+    saved = PipelineConfig().to_dict()
+    for key, policy_key in (("use_context_names", None), ("use_place_names", None), (None, "filter_digitless")):
+        ran = {**saved, "policy": dict(saved["policy"])}
+        off = {**saved, "policy": dict(saved["policy"])}
+        if key:
+            ran[key], off[key] = True, False
+        else:
+            ran["policy"][policy_key], off["policy"][policy_key] = True, False
+            off["policy"]["digit_labels"] = ["DATE"]
+        with pytest.raises(ValueError, match="re-run the gate"):
+            PipelineConfig.from_dict(ran)
+        assert PipelineConfig.from_dict(off) == PipelineConfig()
 
 
 def test_unknown_switches_still_raise():
@@ -225,10 +207,10 @@ def test_unknown_switches_still_raise():
 
 
 def _chain_before_switches(text: str, model_spans: list[Span], cfg: PipelineConfig) -> list[Span]:
-    """Pipeline._finish and apply_policy as they were written before the switches."""
+    """Pipeline.finish and apply_policy as they were written before the switches, less the
+    layers retired since (context names, place names, the digit filter)."""
     rule_spans = analyze_all(text, build_recognizers(cfg.recognizers))
-    rule_spans = merge_spans(context_names(text), rule_spans)
-    spans = extend_places(text, merge_spans(model_spans, rule_spans))
+    spans = merge_spans(model_spans, rule_spans)
     zones = keep_zones(text, cfg.policy)
     starts = [z.start for z in zones]
     attached = _attached(text, spans)
@@ -244,7 +226,6 @@ def _chain_before_switches(text: str, model_spans: list[Span], cfg: PipelineConf
         if (
             span.label in cfg.policy.keep_labels
             or unsure
-            or _without_digit(text, span, tuple(cfg.policy.digit_labels))
             or _lowercase_model_word(text, span)
             or _no_name_shape(text, span, index in attached)
             or any(_kept_by(z, span) for z in zones[max(0, i - 50) : i + 1])

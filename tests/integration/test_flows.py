@@ -46,7 +46,7 @@ TRAIN_TINY = {
     "windows_per_epoch": 400,
 }
 FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01}
-NOTHING = {"use_model": False, "use_recognizers": False, "use_context_names": False}
+NOTHING = {"use_model": False, "use_recognizers": False}
 RAW_DECISION = "data/sources/decisions/bavaria/Y-300-Z-BECKRS-B-2019-N-17491.txt.xz"
 
 
