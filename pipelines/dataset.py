@@ -3,7 +3,9 @@
 * ``<output>/{train,validation}.jsonl``: corpus documents with their detected placeholders
   as ``spans`` and, for LER documents, the entities that stay in clear text as ``keep``
   (``deid.train_model.source_documents``, which refuses reserved documents);
-* the automatically rewritten reserved LER courts (``deid rewrite auto``, seeded);
+* the automatically rewritten reserved LER courts (``deid rewrite auto``, seeded), and with
+  ``--ler-rewritten-novel`` the same documents with novel surrogates (made-up names that no
+  list, lexicon or the corpus's training and validation text knows);
 * the hand-rewritten Bavarian set rebuilt from its committed decisions file
   (``deid rewrite apply``);
 * label distributions of all four as metrics.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pipelines import label_counts, logger, parser, setup_logging, write_json
@@ -34,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     p.add_argument("--ler-courts", required=True, help="Comma-separated reserved LER courts.")
     p.add_argument("--seed", required=True, type=int, help="Surrogate seed of the LER rewrite.")
+    p.add_argument("--ler-rewritten-novel", type=Path, help="LER rewrite with novel surrogates.")
     args = p.parse_args(argv)
     setup_logging()
     if not json.loads(args.validation_report.read_text(encoding="utf-8")).get("passed"):
@@ -41,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from deid.commands.rewrite import apply, auto
     from deid.io import read_documents, write_documents
     from deid.schema import Document
+    from deid.surrogates.novel import DEFAULT_SOURCES as SOURCES
     from deid.train_model import load_placeholders, source_documents
 
     placeholders = load_placeholders(args.placeholders)
@@ -72,12 +77,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         }
 
     test = args.corpus / "test.jsonl"
-    auto(input=test, output=args.ler_rewritten, courts=args.ler_courts, seed=args.seed)
+    rewrite = {"input": test, "courts": args.ler_courts, "seed": args.seed, "sources": SOURCES}
+    auto(output=args.ler_rewritten, surrogates="eval", train=[], **rewrite)
+    gold = {"ler_rewritten": args.ler_rewritten}
+    if args.ler_rewritten_novel:  # the same documents, names that nothing training saw knows
+        seen = [args.corpus / f"{split}.jsonl" for split in ("train", "validation")]
+        auto(output=args.ler_rewritten_novel, surrogates="novel", train=seen, **rewrite)
+        gold["ler_rewritten_novel"] = args.ler_rewritten_novel
     apply(input=test, decisions=args.decisions, output=args.bavaria_rewritten, include_open=False)
-    for name, path in (
-        ("ler_rewritten", args.ler_rewritten),
-        ("bavaria_rewritten", args.bavaria_rewritten),
-    ):
+    gold["bavaria_rewritten"] = args.bavaria_rewritten
+    for name, path in gold.items():
         docs = read_documents(path)
         metrics[name] = {
             "documents": len(docs),

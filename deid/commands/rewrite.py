@@ -10,6 +10,9 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from deid.surrogates import SurrogateGenerator
+from deid.surrogates.novel import DEFAULT_SOURCES, DEFAULT_TRAINING_TEXT
+
 logger = logging.getLogger(__name__)
 console = Console(stderr=True, highlight=False)
 
@@ -50,20 +53,53 @@ def auto(
     ),
     courts: str = typer.Option("bgh,bverwg", help="Comma-separated LER courts to rewrite."),
     seed: int = typer.Option(13, help="Surrogate seed; the same seed gives the same test set."),
+    surrogates: str = typer.Option(
+        "eval",
+        help="'eval': eval-pool gazetteer entries; 'novel': made-up names that no list, "
+        "lexicon, wordfreq or training text knows (deid.surrogates.novel).",
+    ),
+    train: list[Path] = typer.Option(
+        list(DEFAULT_TRAINING_TEXT),
+        "--train",
+        help="novel: training documents (JSONL) whose words surrogates must avoid; repeatable. "
+        "When one is missing, the training and validation splits are rebuilt from --sources.",
+    ),
+    sources: Path = typer.Option(
+        DEFAULT_SOURCES, help="novel: bundled sources to rebuild the training splits from."
+    ),
 ) -> None:
-    """Replace every LER placeholder of the reserved courts by an eval-pool surrogate."""
+    """Replace every LER placeholder of the reserved courts by an eval-pool (or novel)
+    surrogate."""
     from deid.io import write_documents
     from deid.rewrite.auto import rewrite_ler_documents
     from deid.rewrite.inputs import load_documents
 
     docs = load_documents(input)
-    out = list(rewrite_ler_documents(docs, _split(courts), seed))
+    generator = _generator(surrogates, seed, train, sources)
+    out = list(rewrite_ler_documents(docs, _split(courts), seed, generator))
     if not out:
         raise typer.BadParameter(f"no LER documents of courts {courts} in {input}")
     write_documents(output, out)
     spans = sum(len(d.spans) for d in out)
     keep = sum(len(d.keep) for d in out)
     console.print(f"{len(out)} documents, {spans} surrogate spans, {keep} keep spans -> {output}")
+
+
+def _generator(
+    surrogates: str, seed: int, train: list[Path], sources: Path
+) -> SurrogateGenerator:
+    """The surrogate generator of ``--surrogates`` (a usage error for an unknown name)."""
+    from deid.surrogates.novel import NOVEL, novel_gazetteers, training_text_words
+
+    if surrogates == "eval":
+        return SurrogateGenerator(seed=seed, pool="eval")
+    if surrogates != NOVEL:
+        raise typer.BadParameter(f"unknown surrogates {surrogates!r}; use 'eval' or '{NOVEL}'")
+    words, read = training_text_words(train, sources)
+    source = novel_gazetteers(words)
+    logger.info("novel names %s (%s), training text %s", source.names.digest(),
+                source.names.counts(), read)  # fmt: skip
+    return SurrogateGenerator(seed=seed, source=source)
 
 
 def _script_lines(script: Path | None) -> Iterator[str] | None:

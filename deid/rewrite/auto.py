@@ -4,7 +4,9 @@ LER tells us where the courts' placeholders are (``deid.placeholder_gold``); eac
 replaced by an ``eval``-pool surrogate of its type, consistent within the document and a
 pure function of the seed, so the test set can be rebuilt bit for bit. Every other LER
 entity stays in the text and becomes a ``keep`` span: the entities a good anonymizer must
-leave alone (judges, courts, laws, …).
+leave alone (judges, courts, laws, …). With the ``novel`` source
+(``deid.surrogates.novel``) the same placeholders get made-up names that no list, lexicon
+or training text of the system knows: the same documents and spans, names unseen.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from deid.placeholder_gold import ler_gold_placeholders, ler_unjudged
 from deid.rewrite.keep_labels import keep_label
 from deid.schema import Document, Span
 from deid.surrogates import DocumentSurrogates, SurrogateGenerator, generator_name, substitute
+from deid.surrogates.novel import NovelGazetteers
 
 logger = logging.getLogger(__name__)
 
@@ -26,10 +29,11 @@ DEFAULT_SEED = 13
 POOL = "eval"  # surrogates a model never saw in training
 
 
-def auto_id(source_id: str, seed: int) -> str:
-    """Id of a rewritten document: the source id plus how it was made, so a source and its
-    rewrites can sit in one corpus without clashing."""
-    return f"{source_id}.auto-s{seed}"
+def auto_id(source_id: str, seed: int, pool: str = POOL) -> str:
+    """Id of a rewritten document: the source id plus how it was made (``auto`` for eval-pool
+    surrogates, else the source's name), so a source and its rewrites can sit in one corpus
+    without clashing."""
+    return f"{source_id}.{'auto' if pool == POOL else pool}-s{seed}"
 
 
 def keep_spans(doc: Document, placeholders: list[Span]) -> list[Span]:
@@ -55,13 +59,14 @@ def rewrite_ler_document(doc: Document, generator: SurrogateGenerator) -> Docume
         "seed": generator.seed,
         "surrogate_pool": generator.pool,
         "generators": {label: generator_name(label) for label in labels},
+        **_source_meta(generator),
         # placeholder-shaped LER entities of other types ("Amtsgericht P."): left as they are
         "unreplaced_placeholder_entities": len(ler_unjudged(doc)),
     }
     if "corpus" in doc.meta:
         meta["corpus"] = doc.meta["corpus"]
     return Document(
-        id=auto_id(doc.id, generator.seed),
+        id=auto_id(doc.id, generator.seed, generator.pool),
         text=text,
         court=doc.court,
         meta=meta,
@@ -70,15 +75,24 @@ def rewrite_ler_document(doc: Document, generator: SurrogateGenerator) -> Docume
     )
 
 
+def _source_meta(generator: SurrogateGenerator) -> dict[str, str]:
+    """Which novel names a rewrite drew from (their lists' hash), nothing for a pool."""
+    source = generator.gazetteers
+    return {"novel_names": source.names.digest()} if isinstance(source, NovelGazetteers) else {}
+
+
 def rewrite_ler_documents(
     docs: Iterable[Document],
     courts: Iterable[str] = DEFAULT_COURTS,
     seed: int = DEFAULT_SEED,
+    generator: SurrogateGenerator | None = None,
 ) -> Iterator[Document]:
     """Rewrite the LER documents of ``courts``; others (and documents without LER entities)
-    are skipped and counted."""
+    are skipped and counted. ``generator`` (default: the eval pool with ``seed``) chooses
+    the surrogate source; its own seed then applies."""
     wanted = {c.lower() for c in courts}
-    generator = SurrogateGenerator(seed=seed, pool=POOL)
+    generator = generator or SurrogateGenerator(seed=seed, pool=POOL)
+    seed = generator.seed
     counts: Counter[str] = Counter()
     for doc in docs:
         if (doc.court or "").lower() not in wanted:

@@ -29,21 +29,25 @@ class SurrogateGenerator:
     """Type-faithful German surrogates from the gazetteers of one pool.
 
     ``pool="train"`` for training-time replacement, ``"eval"`` for rewritten test sets (the
-    two never share an entry), ``"all"`` for production pseudonymization. Without an
-    explicit ``rng`` draws come from one generator seeded with ``seed``.
+    two never share an entry), ``"all"`` for production pseudonymization. ``source``
+    replaces the pool's gazetteers by other material with the same samplers (the novel
+    names of ``deid.surrogates.novel``); ``pool`` then becomes the source's name. Without
+    an explicit ``rng`` draws come from one generator seeded with ``seed``.
     """
 
-    def __init__(self, seed: int = 0, pool: str = "all") -> None:
-        gazetteers(pool)  # validates the pool name; loads nothing yet
+    def __init__(self, seed: int = 0, pool: str = "all", source: Gazetteers | None = None) -> None:
+        if source is None:
+            gazetteers(pool)  # validates the pool name; loads nothing yet
         self.seed = seed
-        self.pool = pool
+        self.pool = pool if source is None else source.pool
+        self._source = source
         self._rng = Random(seed)
 
     @property
     def gazetteers(self) -> Gazetteers:
-        """The process-wide cached gazetteers of the pool (not pickled with the generator,
-        so data-loader workers can receive a generator and load lazily themselves)."""
-        return gazetteers(self.pool)
+        """The source, else the process-wide cached gazetteers of the pool (not pickled with
+        the generator, so data-loader workers can receive a generator and load lazily)."""
+        return self._source if self._source is not None else gazetteers(self.pool)
 
     def generate(
         self,

@@ -171,6 +171,8 @@ def with_dataset(validated: Path) -> Path:
             f"{ws}/data/dataset",
             "--ler-rewritten",
             f"{ws}/data/gold/ler_rewritten.jsonl",
+            "--ler-rewritten-novel",
+            f"{ws}/data/gold/ler_rewritten_novel.jsonl",
             "--bavaria-rewritten",
             f"{ws}/data/gold/bavaria/rewritten.jsonl",
             "--metrics",
@@ -340,6 +342,10 @@ def test_dataset_writes_training_documents_and_rewritten_test_sets(with_dataset:
     assert sum(metrics["train"]["placeholders"].values()) >= 10
     ler = read_documents(ws / "data/gold/ler_rewritten.jsonl")
     assert ler[0].id == "ler-bgh-0001.auto-s13" and ler[0].spans and ler[0].keep
+    (novel,) = read_documents(ws / "data/gold/ler_rewritten_novel.jsonl")
+    assert novel.id == "ler-bgh-0001.novel-s13" and novel.meta["surrogate_pool"] == "novel"
+    assert [s.label for s in novel.spans] == [s.label for s in ler[0].spans]
+    assert metrics["ler_rewritten_novel"]["spans"] == metrics["ler_rewritten"]["spans"]
     committed = {d.id: d for d in read_documents(ROOT / "data/gold/bavaria/rewritten.jsonl")}
     (rebuilt,) = read_documents(ws / "data/gold/bavaria/rewritten.jsonl")
     assert (
