@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from deid.consistency import propagate
+from deid.io import LfView
 from deid.ner import InferenceConfig, TokenClassifier
 from deid.policy import PolicyConfig, apply_policy, keep_zones
 from deid.recognizers import analyze_all, build_recognizers
@@ -122,7 +123,10 @@ class Pipeline:
         return [self.finish(text, spans) for text, spans in zip(texts, model_spans)]
 
     def analyze(self, text: str) -> list[Span]:
-        return self.analyze_many([text])[0]
+        """Spans of ``text``, found on its ``"\\n"`` line-end view (what rules and model were
+        validated on: a CRLF file gets the spans of its LF twin) and mapped back to ``text``."""
+        view = LfView.of(text)
+        return view.to_original(self.analyze_many([view.text])[0])
 
     def finish(self, text: str, model_spans: list[Span]) -> list[Span]:
         """The rule layers on the model's spans of ``text``, each behind its config switch."""

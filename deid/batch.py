@@ -3,7 +3,10 @@
 One bad input (empty, binary, undecodable, oversized, or one that makes processing raise)
 is quarantined with a reason and the batch goes on. Results are appended to
 ``<output>.partial`` as they are produced, so an interrupted run resumes where it stopped;
-the finished file is moved into place atomically.
+the finished file is moved into place atomically. The quarantine list is rewritten by every
+run (a re-run lists each bad input once), and the settings a run was made with (operator,
+model …) are recorded beside its output, so a re-run with other settings is refused instead
+of silently keeping results made another way.
 """
 
 from __future__ import annotations
@@ -19,7 +22,16 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from deid.io import DEFAULT_MAX_BYTES, Rejected, iter_input, read_jsonl, text_hash
+from deid.io import (
+    DEFAULT_MAX_BYTES,
+    Rejected,
+    iter_input,
+    read_jsonl,
+    text_hash,
+    tree_sha256,
+    write_jsonl,
+    write_text_atomic,
+)
 from deid.schema import Document
 
 logger = logging.getLogger(__name__)
@@ -47,6 +59,50 @@ class BatchSummary:
             "seconds": round(self.seconds, 3),
             "reasons": dict(sorted(self.reasons.items())),
         }
+
+
+class SettingsChanged(ValueError):
+    """Earlier results at an output were made with other settings; the message names the
+    output and the settings that differ (names only)."""
+
+
+def settings_path(output: str | Path) -> Path:
+    """Where the settings of the run that wrote ``output`` are recorded."""
+    output = Path(output)
+    return output.with_name(output.name + ".settings.json")
+
+
+def run_settings(
+    operator: str | None, model_dir: str | Path | None, threshold: float | None = None
+) -> dict[str, Any]:
+    """What decides an anonymization's output, for ``run_batch(settings=...)``: the operator
+    (None: the pipeline's), the model by its content (a path or an alias may move; None:
+    rules only) and a threshold override."""
+    model = f"sha256:{tree_sha256(model_dir)}" if model_dir else "rules-only"
+    return {"operator": operator, "model": model, "threshold": threshold}
+
+
+def _check_settings(output: Path, partial: Path, settings: dict[str, Any], resume: bool) -> None:
+    """Refuse to resume results made with other settings; then record this run's."""
+    record = settings_path(output)
+    settings = json.loads(json.dumps(settings, sort_keys=True))  # as it reads back
+    conflict = settings_conflict(record, settings)
+    if resume and conflict and (output.exists() or partial.exists()):
+        raise SettingsChanged(
+            f"{output} holds results made with {conflict}: redo them without resuming "
+            "(--no-resume) or write to another output"
+        )
+    write_text_atomic(record, json.dumps(settings, indent=2) + "\n")
+
+
+def settings_conflict(record: Path, settings: dict[str, Any]) -> str | None:
+    """What differs between ``settings`` and the recorded ones; None when nothing does."""
+    try:
+        old = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "no record of their settings"
+    changed = sorted(k for k in settings.keys() | old.keys() if old.get(k) != settings.get(k))
+    return "other " + ", ".join(changed) if changed else None
 
 
 def _done_ids(partial: Path) -> set[str]:
@@ -89,16 +145,22 @@ def run_batch(
     max_bytes: int = DEFAULT_MAX_BYTES,
     description: str = "documents",
     show_progress: bool = True,
+    settings: dict[str, Any] | None = None,
 ) -> BatchSummary:
     """Apply ``process`` to every document of ``source`` and write one JSON line each.
 
     ``process`` returns the output record (it must contain ``"id"``). Documents whose id is
-    already in the partial output are skipped when ``resume`` is on.
+    already in the partial output are skipped when ``resume`` is on. ``settings`` (JSON
+    values that decide the output, e.g. operator and model) are recorded beside the output;
+    resuming results recorded with other settings raises :class:`SettingsChanged` before any
+    input is read.
     """
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     partial = output.with_name(output.name + ".partial")
     quarantine_path = Path(quarantine) if quarantine else output.with_name(output.stem + ".quarantine.jsonl")
+    if settings is not None:
+        _check_settings(output, partial, settings, resume)
     if not resume:
         partial.unlink(missing_ok=True)
     elif output.exists() and not partial.exists():
@@ -149,9 +211,8 @@ def run_batch(
             out.flush()
             summary.processed += 1
             summary.characters += len(item.text)
-    if rejected:
-        with open(quarantine_path, "a", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(rec, ensure_ascii=False) + "\n" for rec in rejected)
+    if rejected or quarantine_path.exists():  # every run meets every bad input again
+        write_jsonl(quarantine_path, rejected)
     os.replace(partial, output)
     summary.seconds = time.perf_counter() - started
     logger.info("batch done: %s", json.dumps(summary.to_dict()))

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deid.batch import completed_ids
+from deid.batch import completed_ids, settings_conflict
 from deid.io import Rejected, iter_input, text_hash, write_jsonl, write_text_atomic
 from deid.schema import Document
 
@@ -35,6 +36,7 @@ RESULTS, SPANS, QUARANTINE, SUMMARY = (
     "summary.json",
 )
 CHUNK_DIR, RESULT_DIR = "chunks", "results"
+SETTINGS = "settings.json"  # what the chunk results were made with (forget_other_results)
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,19 @@ def done_ids(work_dir: str | Path) -> set[str]:
     return out
 
 
+def forget_other_results(work_dir: str | Path, settings: dict[str, Any]) -> str | None:
+    """Chunk results made with other ``settings`` (:func:`deid.batch.run_settings`: operator,
+    model) are removed so this run redoes them instead of keeping them; returns what
+    differed (setting names), None when nothing did. Records this run's settings."""
+    work_dir = Path(work_dir)
+    record = work_dir / SETTINGS
+    conflict = settings_conflict(record, settings) if result_files(work_dir) else None
+    if conflict:
+        shutil.rmtree(work_dir / RESULT_DIR)
+    write_text_atomic(record, json.dumps(settings, sort_keys=True, indent=2) + "\n")
+    return conflict
+
+
 def plan_chunks(
     source: str | Path, work_dir: str | Path, chunk_size: int, *, location: str | None = None
 ) -> Plan:
@@ -126,7 +141,8 @@ def _rejected(item: Rejected, source: Path, location: str | None) -> dict[str, A
         else path.name
     )
     where = f"{location.rstrip('/')}/{rel}" if location and source.is_dir() else (location or rel)
-    return {"input": where, "reason": item.reason, "size": item.size, "sha256": item.sha256}
+    row = {k: v for k, v in item.to_dict().items() if k != "path"}  # line and id of a record
+    return {"input": where, **row}
 
 
 def chunk_paths(chunk: str | Path, work_dir: str | Path) -> tuple[Path, Path]:
@@ -161,9 +177,12 @@ def write_outputs(
     for path in result_files(work_dir):
         for rec in _read_lines(path):
             records.setdefault(str(rec["id"]), rec)
-    quarantine = list(rejected)
+    failed: dict[str, dict[str, Any]] = {}  # failed again in a later run's chunk: listed once
     for path in sorted((work_dir / RESULT_DIR).glob("chunk-*.quarantine.jsonl")):
-        quarantine += [q for q in _read_lines(path) if str(q.get("id")) not in records]
+        failed.update(
+            (str(q.get("id")), q) for q in _read_lines(path) if str(q.get("id")) not in records
+        )
+    quarantine = [*rejected, *failed.values()]
     summary = RunOutputs(documents=len(records), quarantined=len(quarantine))
     labels: Counter[str] = Counter()
     span_rows = []

@@ -75,10 +75,16 @@ def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, str | None]:
 
 
 @task(name="plan-chunks", cache_policy=NO_CACHE)
-def plan_chunks(source: str, work_dir: str, chunk_size: int, location: str) -> dict[str, Any]:
-    """Chunk files of the documents still to do; unreadable inputs are quarantined here."""
+def plan_chunks(
+    source: str, work_dir: str, chunk_size: int, location: str, settings: dict[str, Any]
+) -> dict[str, Any]:
+    """Chunk files of the documents still to do; unreadable inputs are quarantined here.
+    Earlier results made with other ``settings`` (operator, model) are redone, not kept."""
+    from deid.chunks import forget_other_results
     from deid.chunks import plan_chunks as plan
 
+    if changed := forget_other_results(work_dir, settings):
+        get_run_logger().warning("results at this output were made with %s: redoing them", changed)
     result = plan(source, work_dir, chunk_size, location=location)
     get_run_logger().info(
         "%d documents (%d already done), %d chunks, %d inputs rejected",
@@ -199,7 +205,10 @@ def anonymize(
     pipeline's. The local copy of the outputs (``output`` itself, or ``dvc_path`` in the
     project for an S3 output) is DVC-tracked and pushed unless ``track`` is off."""
     from deid import s3
+    from deid.batch import run_settings
+    from deid.operators import check_operator
 
+    check_operator(operator)  # an unknown one fails here, before any input is read
     if operator == "pseudonymize" and not os.environ.get(SECRET_ENV):
         raise ValueError(f"pseudonymize needs a secret key in ${SECRET_ENV}")
     durations = Durations()
@@ -210,7 +219,8 @@ def anonymize(
     with durations.step("resolve model"):
         model = resolve_model(model_uri, tracking_uri_for(project_dir, tracking_uri))
     with durations.step("plan chunks"):
-        plan = plan_chunks(source, str(work), chunk_size, input)
+        settings = run_settings(operator, model["dir"])
+        plan = plan_chunks(source, str(work), chunk_size, input, settings)
     progress = create_progress_artifact(
         0.0, key="anonymize-progress", description="chunks finished"
     )

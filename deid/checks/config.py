@@ -40,7 +40,7 @@ class CheckParams:
     max_chars: int = 2_000_000
     max_short_documents: int = 7
     placeholder_density_max: float = 0.2
-    encodings: tuple[str, ...] = ("utf-8", "cp1252")
+    encodings: tuple[str, ...] = ("utf-8", "utf-8-sig", "utf-16", "cp1252")  # deid.io.decode_text
     # training_set
     required_labels: tuple[str, ...] = (PERSON, ORGANIZATION, LOCATION)
     min_label_spans: int = 100

@@ -42,6 +42,12 @@ def _secret() -> bytes | None:
     return value.encode("utf-8") if value else None
 
 
+def _fail(message: str) -> None:
+    """A user error: one line on stderr, exit status 2, no traceback."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
 def anonymize_cmd(
     input: Path = typer.Option(..., "--input", "-i", help="JSONL of documents, a directory or a .txt file."),
     output: Path = typer.Option(..., "--output", "-o", help="OUT.jsonl, or a .txt file / directory for plain text."),
@@ -55,17 +61,24 @@ def anonymize_cmd(
     """Find and neutralize sensitive spans. Offsets in the output refer to the input text.
     ``pseudonymize`` needs a secret in the environment variable DEID_SECRET."""
     from deid.anonymize import PipelineConfig, build_pipeline
-    from deid.batch import run_batch
-    from deid.io import write_text_atomic
+    from deid.batch import SettingsChanged, run_batch, run_settings
+    from deid.io import output_path, write_text_atomic
     from deid.model_store import resolve_model
+    from deid.operators import check_operator
 
+    try:
+        check_operator(operator)
+    except ValueError as exc:
+        _fail(str(exc))
     overrides = {"threshold": threshold} if threshold is not None else None
+    model_dir = None
     if rules_only:
         pipeline = build_pipeline(config=PipelineConfig(use_model=False), overrides=overrides)
     else:
         if not model:
             raise typer.BadParameter("give --model (a pipeline directory or MLflow URI) or --rules-only")
-        pipeline = build_pipeline(resolve_model(model), overrides=overrides)
+        model_dir = resolve_model(model)
+        pipeline = build_pipeline(model_dir, overrides=overrides)
     secret = _secret()
     op = operator or pipeline.config.operator
     if op == "pseudonymize" and not secret:
@@ -76,12 +89,16 @@ def anonymize_cmd(
     def process(doc):
         record = pipeline.anonymize(doc, operator=op, secret=secret)
         if text_out:
-            target = output if output.suffix == ".txt" else output / f"{doc.id}.txt"
+            target = output if output.suffix == ".txt" else output_path(output, doc.id, ".txt")
             write_text_atomic(target, record["text"])
         return record
 
     report = output.with_suffix(".spans.jsonl") if output.suffix == ".txt" else (output / "spans.jsonl" if text_out else output)
-    summary = run_batch(input, report, process, quarantine=quarantine, resume=resume, description="anonymize")
+    try:
+        summary = run_batch(input, report, process, quarantine=quarantine, resume=resume, description="anonymize",
+                            settings=run_settings(op, model_dir, threshold))  # fmt: skip
+    except SettingsChanged as exc:
+        _fail(str(exc))
     console.print_json(json.dumps(summary.to_dict()))
 
 

@@ -20,6 +20,14 @@ OPERATORS: dict[str, type[Operator]] = {
     "mask": MaskOperator,
 }
 
+
+def check_operator(name: str | None) -> None:
+    """Refuse an operator name the registry does not know, before any input is read (else
+    every document would fail on it and be quarantined). ``None``: the pipeline's default."""
+    if name is not None and name not in OPERATORS:
+        raise ValueError(f"unknown operator {name!r}: use one of {', '.join(sorted(OPERATORS))}")
+
+
 # The engine looks operators up in OPERATORS, so it is imported once the registry exists.
 from deid.operators.engine import (
     AnonymizedText,
@@ -45,5 +53,6 @@ __all__ = [
     "RemoveParams",
     "Target",
     "anonymize_text",
+    "check_operator",
     "merge_overlaps",
 ]

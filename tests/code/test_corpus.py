@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import lzma
+import shutil
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,9 @@ SOURCES = Path(__file__).resolve().parents[2] / "data" / "sources"
 
 @pytest.fixture(scope="module")
 def sources(tmp_path_factory) -> Path:
-    """A small copy of the bundled sources (links), with both reserved LER courts, one
-    training court, the reserved and two training decision folders, and two bad files."""
+    """A small copy of the bundled sources (LER files linked; decisions copied, as the reader
+    refuses links out of an input folder), with both reserved LER courts, one training court,
+    the reserved and two training decision folders, and two bad files."""
     root = tmp_path_factory.mktemp("sources")
     (root / "ler").mkdir()
     for court in ("bgh", "bverwg", "bfh"):
@@ -37,7 +39,7 @@ def sources(tmp_path_factory) -> Path:
         target = root / "decisions" / folder
         target.mkdir(parents=True)
         for path in sorted((SOURCES / "decisions" / folder).glob("*.txt.xz")):
-            (target / path.name).symlink_to(path)
+            shutil.copyfile(path, target / path.name)
     (root / "decisions" / "bag" / "empty.txt").write_bytes(b"")
     (root / "decisions" / "bag" / "binary.txt.xz").write_bytes(lzma.compress(b"\x00\x01" * 50))
     return root
