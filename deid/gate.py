@@ -8,6 +8,13 @@ version and moves the ``champion`` alias only when it passed, keeping the old ch
 ``previous-champion`` so ``rollback`` is one call. Reviewers use ``promote``/``rollback``
 with a required reason; who/when/why become tags.
 
+Trust: the gate decides on evaluations only, never on a file a user hands it (metrics on a
+run count only with the digest the evaluation logged beside them); promoting a version the
+gate did not pass needs an explicit, recorded override; every alias move is appended to the
+version's alias history (``alias_history.NNNN`` tags, never rewritten); a champion that
+fails a re-gating is demoted (back to the previous champion if that one still passes the
+floors, else no champion).
+
 Metric names are those ``deid.registry.headline_metrics`` logs: ``eval.<set>.recall``,
 ``eval.<set>.precision``, ``eval.<set>.f2``, ``eval.<set>.recall.PERSON`` …
 """
@@ -15,6 +22,7 @@ Metric names are those ``deid.registry.headline_metrics`` logs: ``eval.<set>.rec
 from __future__ import annotations
 
 import getpass
+import json
 import logging
 import math
 import os
@@ -26,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from deid import registry
+from deid.errors import UserError
 
 logger = logging.getLogger(__name__)
 
@@ -215,6 +224,15 @@ def _num(value: float | None) -> str:
 # --- registry effects ----------------------------------------------------------------------
 
 
+class MoveRefused(UserError, ValueError):
+    """A promote the gate or the registry does not allow, or a move without a valid reason or
+    reviewer name; nothing was changed."""
+
+
+class NoPreviousChampion(UserError, LookupError):
+    """A rollback with no ``previous-champion`` to return to."""
+
+
 def run_gate(
     version: str | int,
     evaluations: Mapping[str, Mapping[str, Any]] | None = None,
@@ -225,33 +243,46 @@ def run_gate(
     tracking_uri: str | None = None,
     model_name: str = registry.MODEL_NAME,
 ) -> GateDecision:
-    """Gate one registered version. Challenger metrics come from ``evaluations`` (then also
-    logged to the version's run) or from its run; the champion's from ``champion_evaluations``
-    or its run. Writes the decision, the side-by-side table and the reason to the version
-    (description and ``gate.*`` tags) and moves ``champion`` only when it passed."""
+    """Gate one registered version on evaluations, never on a file a user passes:
+    ``evaluations`` are reports this process just computed (``deid.model_eval``; they are
+    logged to the version's run with their digest), else the metrics an evaluation logged on
+    the run (``registry.evaluated_metrics``: a gold set whose metrics do not match their
+    digest counts as not evaluated). The champion's metrics come from
+    ``champion_evaluations`` or its run the same way. Writes the decision, the side-by-side
+    table and the reason to the version (description and ``gate.*`` tags), moves
+    ``champion`` only when it passed, and appends every alias move to the alias history.
+
+    Re-gating the current champion checks the floors only; a reject there demotes it
+    (:func:`_demote`): a model the gate now rejects must not go on anonymizing."""
     client = registry.get_client(tracking_uri)
     cfg = cfg or load_gate_config(params_path)
     version = str(version)
     mv = client.get_model_version(model_name, version)
+    ignored: list[str] = []
     if evaluations:
-        metrics = registry.headline_metrics(evaluations)
-        _log_to_run(client, mv.run_id, metrics, evaluations)
+        metrics = registry.log_evaluation(client, mv.run_id, evaluations, source="gate")
     else:
-        metrics = registry.version_metrics(client, mv)
+        metrics, ignored = registry.evaluated_metrics(client, mv)
     champion = registry.alias_version(client, registry.CHAMPION, model_name)
-    if champion is not None and str(champion.version) == version:
+    regating = champion is not None and str(champion.version) == version
+    if regating:
         champion = None  # re-gating the champion: floors only
     champion_metrics = None
     if champion is not None:
         champion_metrics = (
             registry.headline_metrics(champion_evaluations)
             if champion_evaluations
-            else registry.version_metrics(client, champion)
+            else registry.evaluated_metrics(client, champion)[0]
         )
     champion_version = str(champion.version) if champion is not None else None
     decision = replace(
         decide(metrics, champion_metrics, cfg), version=version, champion_version=champion_version
     )
+    notes = [f"eval.{g}.*: ignored, not logged by an evaluation (digest eval.{g}.sha256 "
+             "missing or not matching)" for g in ignored if g in cfg.gold_sets]  # fmt: skip
+    if not decision.promote and regating:
+        notes.append(_demote(client, model_name, version, cfg, decision.reason))
+    decision = replace(decision, reasons=decision.reasons + tuple(notes))
     client.update_model_version(
         model_name, version, description=render_markdown(decision, model_name=model_name)
     )
@@ -265,23 +296,35 @@ def run_gate(
     for key, value in tags.items():
         client.set_model_version_tag(model_name, version, key, value)
     if decision.promote:
-        _move_champion(client, model_name, version)
+        previous = _move_champion(client, model_name, version)
+        if previous != version:
+            _append_history(client, model_name, _entry("gate-promote", version, previous, "gate",
+                                                       decision.reason))  # fmt: skip
     logger.info("gate %s v%s: %s", model_name, version, decision.label)
     return decision
 
 
-def _log_to_run(
-    client: Any, run_id: str | None, metrics: dict[str, float], evaluations: Mapping[str, Any]
-) -> None:
-    """Fresh evaluations become part of the version's run, so its metrics stay one place."""
-    if not run_id:
-        return
-    from mlflow.entities import Metric
-
-    now = _millis()
-    client.log_batch(run_id, metrics=[Metric(k, v, now, 0) for k, v in metrics.items()])
-    for name, report in evaluations.items():
-        client.log_text(run_id, registry.report_artifact(report), f"reports/eval/{name}.json")
+def _demote(client: Any, model_name: str, version: str, cfg: GateConfig, reason: str) -> str:
+    """The champion failed its re-gating. ``previous-champion`` becomes champion again when
+    its own evaluation still passes the floors (then that alias is removed, as in a
+    rollback); otherwise there is no champion, so ``models:/…@champion`` fails loudly instead
+    of anonymizing with a rejected model, and ``previous-champion`` stays for a reviewer's
+    rollback. Recorded in the alias history of both versions. Returns the note for the
+    decision's reasons."""
+    previous = registry.alias_version(client, registry.PREVIOUS_CHAMPION, model_name)
+    restored = None
+    if previous is not None and str(previous.version) != version:
+        metrics, _ = registry.evaluated_metrics(client, previous)
+        restored = str(previous.version) if decide(metrics, None, cfg).promote else None
+    if restored is not None:
+        client.set_registered_model_alias(model_name, registry.CHAMPION, restored)
+        client.delete_registered_model_alias(model_name, registry.PREVIOUS_CHAMPION)
+    else:
+        client.delete_registered_model_alias(model_name, registry.CHAMPION)
+    _append_history(client, model_name, _entry("gate-demote", restored, version, "gate", reason))
+    logger.warning("gate %s: champion v%s demoted, champion now %s", model_name, version, restored)
+    now = f"version {restored} (previous champion) is champion again" if restored else "no champion"
+    return f"version {version} was the champion and is demoted: {now}"
 
 
 def _move_champion(client: Any, model_name: str, version: str) -> str | None:
@@ -301,20 +344,36 @@ def promote(
     reason: str,
     *,
     by: str | None = None,
+    override_gate: bool = False,
     tracking_uri: str | None = None,
     model_name: str = registry.MODEL_NAME,
 ) -> str | None:
-    """A reviewer's manual promotion (bypasses the gate, so the reason is required). Returns
-    the version that became ``previous-champion`` (None if there was no champion)."""
+    """A reviewer's manual promotion, with a required reason. A version the gate did not
+    pass (rejected, or never gated) needs ``override_gate``; the override is recorded on the
+    version and in the alias history. Returns the version that became ``previous-champion``
+    (None if there was no champion)."""
     reason = require_reason(reason)
+    by = reviewer(by)
     client = registry.get_client(tracking_uri)
     version = str(version)
-    client.get_model_version(model_name, version)  # raises if it does not exist
+    mv = client.get_model_version(model_name, version)  # raises if it does not exist
     current = registry.alias_version(client, registry.CHAMPION, model_name)
     if current is not None and str(current.version) == version:
-        raise ValueError(f"version {version} is already the champion")
+        raise MoveRefused(f"version {version} is already the champion")
+    verdict = (mv.tags or {}).get("gate.decision", "none")
+    if verdict != "promote":
+        what = "was rejected by the gate" if verdict == "reject" else "has not passed the gate"
+        if not override_gate:
+            raise MoveRefused(
+                f"version {version} {what}: promoting it anyway needs an explicit override "
+                "(--override-gate), recorded with your reason"
+            )
+        logger.warning("version %s %s: promoted by %s over the gate (override)", version, what, by)
     previous = _move_champion(client, model_name, version)
-    _record(client, model_name, version, "promote", reason, by, from_version=previous)
+    entry = _entry("promote", version, previous, by, reason) | {
+        "gate_decision": verdict, "override_gate": verdict != "promote",
+    }  # fmt: skip
+    _record(client, model_name, version, entry)
     return previous
 
 
@@ -329,18 +388,19 @@ def rollback(
     removed (a second rollback must not re-promote the demoted model). Returns the restored
     version."""
     reason = require_reason(reason)
+    by = reviewer(by)
     client = registry.get_client(tracking_uri)
     previous = registry.alias_version(client, registry.PREVIOUS_CHAMPION, model_name)
     if previous is None:
-        raise LookupError(f"{model_name} has no {registry.PREVIOUS_CHAMPION} to roll back to")
+        raise NoPreviousChampion(
+            f"{model_name} has no {registry.PREVIOUS_CHAMPION} to roll back to"
+        )
     current = registry.alias_version(client, registry.CHAMPION, model_name)
     restored = str(previous.version)
     client.set_registered_model_alias(model_name, registry.CHAMPION, restored)
     client.delete_registered_model_alias(model_name, registry.PREVIOUS_CHAMPION)
     demoted = str(current.version) if current is not None else None
-    _record(client, model_name, restored, "rollback", reason, by, from_version=demoted)
-    if demoted is not None and demoted != restored:
-        _record(client, model_name, demoted, "rolled_back", reason, by, from_version=None)
+    _record(client, model_name, restored, _entry("rollback", restored, demoted, by, reason))
     return restored
 
 
@@ -349,40 +409,85 @@ def require_reason(reason: str | None) -> str:
     (it is stored as a tag; describe the decision, never quote a document)."""
     text = " ".join((reason or "").split())
     if not text:
-        raise ValueError("a reason is required for a manual promote or rollback")
+        raise MoveRefused("a reason is required for a manual promote or rollback")
     return text[:REASON_LIMIT]
 
 
-def _record(
-    client: Any,
-    model_name: str,
-    version: str,
-    action: str,
-    reason: str,
-    by: str | None,
-    from_version: str | None,
-) -> None:
-    tags = {
-        f"{action}.by": by or _who(),
-        f"{action}.at": _now(),
-        f"{action}.reason": reason,
-    }
-    if action != "rolled_back":
-        tags[f"{action}.from_version"] = from_version or "none"
+REVIEWER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+
+
+def reviewer(by: str | None) -> str:
+    """The reviewer a move is recorded under: ``by``, else ``$DEID_REVIEWER``, else the OS
+    user; one word (letters, digits, ``. _ @ -``, at most 64), so it is a name and not a
+    sentence. The OS user is recorded beside it anyway (:func:`_entry`)."""
+    name = by or os.environ.get("DEID_REVIEWER") or _os_user()
+    if not REVIEWER.fullmatch(name):
+        raise MoveRefused(
+            "a reviewer name is one word of letters, digits, '.', '_', '@' or '-' "
+            "(at most 64 characters)"
+        )
+    return name
+
+
+# --- who did what: tags on the version and the append-only alias history ----------------------
+
+HISTORY_PREFIX = "alias_history."
+
+
+def _entry(
+    action: str, champion: str | None, before: str | None, by: str, reason: str
+) -> dict[str, Any]:
+    """One alias move: which version is champion after it, which one was before, who (the
+    named reviewer and the OS user who ran it), when and why."""
+    return {"at": _now(), "action": action, "champion": champion, "from_version": before,
+            "by": by, "user": _os_user(), "reason": reason[:REASON_LIMIT]}  # fmt: skip
+
+
+def _record(client: Any, model_name: str, version: str, entry: dict[str, Any]) -> None:
+    """A manual move: ``<action>.*`` tags on ``version`` (the latest move of that kind, for a
+    glance) and the entry appended to the alias history of both versions involved."""
+    action = entry["action"]
+    tags = {f"{action}.{k}": entry[k] for k in ("by", "user", "at", "reason")}
+    tags[f"{action}.from_version"] = entry["from_version"] or "none"
+    if "override_gate" in entry:
+        tags[f"{action}.override_gate"] = str(entry["override_gate"]).lower()
     for key, value in tags.items():
         client.set_model_version_tag(model_name, version, key, value)
+    _append_history(client, model_name, entry)
+    demoted = entry["from_version"]
+    if action == "rollback" and demoted is not None and demoted != version:
+        for key in ("by", "user", "at", "reason"):
+            client.set_model_version_tag(model_name, demoted, f"rolled_back.{key}", entry[key])
 
 
-def _who() -> str:
+def _append_history(client: Any, model_name: str, entry: dict[str, Any]) -> None:
+    """Append ``entry`` as the next ``alias_history.NNNN`` tag of every version it names
+    (never rewrites an earlier entry), so each move keeps its own who, when and why."""
+    for version in dict.fromkeys(v for v in (entry["champion"], entry["from_version"]) if v):
+        tags = client.get_model_version(model_name, version).tags or {}
+        n = 1 + sum(k.startswith(HISTORY_PREFIX) for k in tags)
+        value = json.dumps(entry, ensure_ascii=False)[: registry.TAG_VALUE_LIMIT]
+        client.set_model_version_tag(model_name, version, f"{HISTORY_PREFIX}{n:04d}", value)
+
+
+def alias_history(
+    version: str | int,
+    *,
+    tracking_uri: str | None = None,
+    model_name: str = registry.MODEL_NAME,
+) -> list[dict[str, Any]]:
+    """Every alias move that involved ``version``, oldest first."""
+    tags = registry.get_client(tracking_uri).get_model_version(model_name, str(version)).tags
+    keys = sorted(k for k in (tags or {}) if k.startswith(HISTORY_PREFIX))
+    return [json.loads(tags[k]) for k in keys]
+
+
+def _os_user() -> str:
     try:
-        return os.environ.get("DEID_REVIEWER") or getpass.getuser()
+        return getpass.getuser()
     except (KeyError, OSError):
         return "unknown"
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _millis() -> int:
-    return int(datetime.now(UTC).timestamp() * 1000)

@@ -27,9 +27,9 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deid.errors import UserError
 from deid.io import text_hash
 from deid.model_store import PIPELINE_ARTIFACT
-from deid.settings import flatten
 
 if TYPE_CHECKING:
     from mlflow import MlflowClient
@@ -100,16 +100,87 @@ class VersionSummary:
 
 # --- tracking URI, client, experiment ------------------------------------------------------
 
+# MLflow retries a failed request 7 times with doubling back-off (about 4 minutes) by default;
+# against a server that is down that only delays the error. Fewer, shorter retries (a setting
+# the operator gave in the environment wins).
+FAIL_FAST_ENV = {
+    "MLFLOW_HTTP_REQUEST_MAX_RETRIES": "2",
+    "MLFLOW_HTTP_REQUEST_BACKOFF_FACTOR": "1",
+    "MLFLOW_HTTP_REQUEST_TIMEOUT": "60",
+}
+HEALTH_TIMEOUT = 5.0  # seconds for the health probe of a tracking server
+_healthy: set[str] = set()
+
+
+class TrackingStoreMissing(UserError):
+    """A sqlite tracking URI names a file that does not exist (MLflow would create an empty
+    store and then report every model as missing)."""
+
+
+class TrackingServerDown(UserError):
+    """The tracking server does not answer its health probe."""
+
 
 def resolve_tracking_uri(explicit: str | None = None) -> str:
     """The explicit URI, else ``$MLFLOW_TRACKING_URI``, else the project's sqlite file."""
     return explicit or os.environ.get("MLFLOW_TRACKING_URI") or DEFAULT_TRACKING_URI
 
 
-def get_client(uri: str | None = None) -> MlflowClient:
-    from mlflow import MlflowClient
+def sqlite_path(uri: str) -> Path | None:
+    """The database file of a ``sqlite:///`` URI (relative to the working directory when it
+    has three slashes), else None."""
+    if not uri.startswith("sqlite:///"):
+        return None
+    path = uri.removeprefix("sqlite:///").split("?", 1)[0]
+    return None if path in ("", ":memory:") else Path(path)
 
-    resolved = resolve_tracking_uri(uri)
+
+def check_tracking_uri(uri: str, *, create: bool = False) -> str:
+    """Refuse a tracking store that cannot be the one meant, before any work: a sqlite file
+    that does not exist (unless ``create``: training and registration start a new store),
+    or a server that does not answer ``/health`` within seconds. Also sets MLflow's request
+    retries to fail fast (:data:`FAIL_FAST_ENV`)."""
+    for key, value in FAIL_FAST_ENV.items():
+        os.environ.setdefault(key, value)
+    path = sqlite_path(uri)
+    if path is not None and not create and not path.exists():
+        raise TrackingStoreMissing(
+            f"no MLflow store at {path.resolve()} (tracking URI {uri}): run from the project "
+            "folder, set MLFLOW_TRACKING_URI, or train and register a model first"
+        )
+    if uri.startswith(("http://", "https://")):
+        probe_server(uri)
+    return uri
+
+
+def probe_server(uri: str, timeout: float = HEALTH_TIMEOUT) -> None:
+    """``GET <uri>/health`` once per process and server; a refused or silent server raises
+    :class:`TrackingServerDown` within ``timeout`` seconds."""
+    import urllib.error
+    import urllib.request
+
+    base = uri.rstrip("/")
+    if base in _healthy:
+        return
+    try:
+        with urllib.request.urlopen(f"{base}/health", timeout=timeout) as response:
+            ok = response.status == 200
+    except (OSError, urllib.error.URLError) as exc:
+        raise TrackingServerDown(
+            f"MLflow server {base} does not answer ({type(exc).__name__}): start it "
+            "(infra/local-stack.sh start) or point MLFLOW_TRACKING_URI at a running one"
+        ) from None
+    if not ok:
+        raise TrackingServerDown(f"MLflow server {base} is not healthy (GET /health)")
+    _healthy.add(base)
+
+
+def get_client(uri: str | None = None, *, create: bool = False) -> MlflowClient:
+    """A client for ``uri`` (see :func:`resolve_tracking_uri`), checked first
+    (:func:`check_tracking_uri`); ``create`` allows a new sqlite store."""
+    resolved = check_tracking_uri(resolve_tracking_uri(uri), create=create)
+    from mlflow import MlflowClient  # after the check: importing mlflow takes seconds
+
     return MlflowClient(tracking_uri=resolved, registry_uri=resolved)
 
 
@@ -156,6 +227,8 @@ def active_tracking(uri: str) -> Iterator[None]:
 def param_values(params: Mapping[str, Any]) -> dict[str, str]:
     """Flattened params as MLflow strings. A value too long or multi-line for a setting is
     replaced by its hash and length: whatever it is, it is not logged in clear."""
+    from deid.settings import flatten  # deid.settings imports the model code (seconds)
+
     out: dict[str, str] = {}
     for key, value in flatten(dict(params)).items():
         text = (
@@ -325,14 +398,14 @@ def log_training_run(
     from mlflow.entities import Metric, Param, RunTag
 
     evaluations = dict(evaluations or {})
+    headline_metrics(evaluations)  # a bad gold set name fails before the run starts
     uri = resolve_tracking_uri(tracking_uri)
     root = Path(root or Path.cwd())
-    client = get_client(uri)
+    client = get_client(uri, create=True)
     experiment_id = ensure_experiment(client, experiment, artifact_location)
     tags = provenance_tags(output, root)
     now = int(time.time() * 1000)
     metrics = [Metric(k, v, now, step) for k, v, step in epoch_metrics(output.result.history)]
-    metrics += [Metric(k, v, now, 0) for k, v in headline_metrics(evaluations).items()]
     metrics += [Metric(k, float(v), now, 0) for k, v in _summary(output).items()]
     run_name = f"{tags['profile']}-{tags['git.commit'][:8]}"
     with (
@@ -350,8 +423,7 @@ def log_training_run(
         client.log_text(
             run_id, json.dumps(output.report, indent=2, default=str), "reports/training_report.json"
         )
-        for name, report in evaluations.items():
-            client.log_text(run_id, report_artifact(report), f"reports/eval/{name}.json")
+        log_evaluation(client, run_id, evaluations, source="log_training_run")
         info = log_pipeline_model(output.pipeline_dir, registered_model_name=model_name)
     version = str(info.registered_model_version)
     for key in ("git.commit", "data.version", "profile", "device", "base"):
@@ -359,6 +431,67 @@ def log_training_run(
     client.set_registered_model_alias(model_name, alias, version)
     logger.info("run %s: registered %s version %s as @%s", run_id, model_name, version, alias)
     return RunInfo(run_id, experiment_id, info.model_id, info.model_uri, model_name, version, alias)
+
+
+def metrics_digest(metrics: Mapping[str, float]) -> str:
+    """sha256 of metric names and values: what the evaluation logged, so a metric changed on
+    the run afterwards (by hand, or by a file passed as an evaluation) no longer matches."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(sorted(metrics.items())).encode()).hexdigest()
+
+
+def log_evaluation(
+    client: MlflowClient,
+    run_id: str | None,
+    evaluations: Mapping[str, Mapping[str, Any]],
+    *,
+    source: str,
+) -> dict[str, float]:
+    """Log evaluation reports computed in this process (``deid.model_eval``) on a version's
+    run: headline metrics, the reports, and per gold set the tags ``eval.<set>.sha256``
+    (:func:`metrics_digest` of that set's metrics) and ``eval.<set>.source`` (which step
+    evaluated). The gate trusts only metrics whose digest matches (:func:`evaluated_metrics`).
+    Returns the headline metrics."""
+    from mlflow.entities import Metric, RunTag
+
+    metrics = headline_metrics(evaluations)
+    if not run_id or not metrics:
+        return metrics
+    now = int(time.time() * 1000)
+    for chunk in _chunks([Metric(k, v, now, 0) for k, v in metrics.items()], 1000):
+        client.log_batch(run_id, metrics=chunk)
+    tags = []
+    for name, report in evaluations.items():
+        client.log_text(run_id, report_artifact(report), f"reports/eval/{name}.json")
+        part = {k: v for k, v in metrics.items() if _gold_set(k) == name}
+        tags += [RunTag(f"eval.{name}.sha256", metrics_digest(part)),
+                 RunTag(f"eval.{name}.source", source[:TAG_VALUE_LIMIT])]  # fmt: skip
+    client.log_batch(run_id, tags=tags)
+    return metrics
+
+
+def _gold_set(metric: str) -> str:
+    return metric.split(".")[1]
+
+
+def evaluated_metrics(client: MlflowClient, mv: ModelVersion) -> tuple[dict[str, float], list[str]]:
+    """The ``eval.*`` metrics of a version's run that an evaluation logged
+    (:func:`log_evaluation`): per gold set, only if the set's digest tag matches its metrics
+    now. Returns them and the gold sets whose metrics were ignored (no digest, or changed)."""
+    if not mv.run_id:
+        return {}, []
+    run = client.get_run(mv.run_id)
+    metrics = {k: v for k, v in run.data.metrics.items() if k.startswith("eval.")}
+    trusted: dict[str, float] = {}
+    ignored: list[str] = []
+    for gold in sorted({_gold_set(k) for k in metrics}):
+        part = {k: v for k, v in metrics.items() if _gold_set(k) == gold}
+        if run.data.tags.get(f"eval.{gold}.sha256") == metrics_digest(part):
+            trusted |= part
+        else:
+            ignored.append(gold)
+    return trusted, ignored
 
 
 def log_pipeline_model(pipeline_dir: str | Path, *, registered_model_name: str | None = MODEL_NAME):

@@ -1,6 +1,7 @@
 """Flows ``promote`` and ``rollback``: a reviewer's manual moves of the ``champion`` alias
-(``deid.gate.promote`` / ``deid.gate.rollback``). Both need a reason; who, when and why are
-stored on the model version and shown as an artifact."""
+(``deid.gate.promote`` / ``deid.gate.rollback``). Both need a reason; promoting a version the
+gate did not pass needs ``--override-gate``. Who, when and why are stored on the model
+version (appended to its alias history) and shown, with that history, as an artifact."""
 
 from __future__ import annotations
 
@@ -26,11 +27,27 @@ def _aliases(uri: str) -> dict[str, str]:
         return {}
 
 
-def _report(action: str, reason: str, before: dict[str, str], after: dict[str, str]) -> str:
+def _report(
+    action: str, reason: str, before: dict[str, str], after: dict[str, str], uri: str
+) -> str:
+    """The move (aliases before and after) and the alias history of the versions it moved."""
+    from deid.gate import alias_history
+
     names = sorted(set(before) | set(after))
     rows = [[a, before.get(a, "—"), after.get(a, "—")] for a in names]
-    return f"## Registry: {action}\n\nReason: {reason}\n\n" + markdown_table(
-        ["alias", "before", "after"], rows
+    moved = sorted({v for a in names for v in (before.get(a), after.get(a)) if v}, key=int)
+    history = [
+        [v, e["at"], e["action"], e.get("from_version") or "—", e.get("champion") or "—",
+         e["by"], e["user"], "yes" if e.get("override_gate") else "", e["reason"]]
+        for v in moved for e in alias_history(v, tracking_uri=uri)
+    ]  # fmt: skip
+    columns = ["version", "at", "action", "from", "champion after", "by", "OS user",
+               "gate override", "reason"]  # fmt: skip
+    return (
+        f"## Registry: {action}\n\nReason: {reason}\n\n"
+        + markdown_table(["alias", "before", "after"], rows)
+        + "\n### Alias history of the versions moved\n\n"
+        + markdown_table(columns, history)
     )
 
 
@@ -41,18 +58,22 @@ def promote(
     by: str | None = None,
     tracking_uri: str | None = None,
     project_dir: str = ".",
+    override_gate: bool = False,
 ) -> dict[str, Any]:
-    """Make ``version`` the champion (bypasses the gate: the reason is required)."""
+    """Make ``version`` the champion (the reason is required; a version the gate did not pass
+    also needs ``override_gate``, which is recorded)."""
     from deid.gate import promote as promote_version
     from deid.gate import require_reason
 
     reason = require_reason(reason)
     uri = tracking_uri_for(project_dir, tracking_uri)
     before = _aliases(uri)
-    previous = promote_version(version, reason, by=by, tracking_uri=uri)
+    previous = promote_version(
+        version, reason, by=by, override_gate=override_gate, tracking_uri=uri
+    )
     after = _aliases(uri)
     create_markdown_artifact(
-        _report(f"promote version {version}", reason, before, after), key="registry-change"
+        _report(f"promote version {version}", reason, before, after, uri), key="registry-change"
     )
     get_run_logger().info("champion: version %s (previous %s)", version, previous)
     return {"champion": str(version), "previous_champion": previous, "aliases": after}
@@ -71,7 +92,9 @@ def rollback(
     before = _aliases(uri)
     restored = rollback_champion(reason, by=by, tracking_uri=uri)
     after = _aliases(uri)
-    create_markdown_artifact(_report("rollback", reason, before, after), key="registry-change")
+    create_markdown_artifact(
+        _report("rollback", reason, before, after, uri), key="registry-change"
+    )
     get_run_logger().info("champion restored: version %s", restored)
     return {"champion": restored, "aliases": after}
 

@@ -244,8 +244,11 @@ def retrain(
     """Retrain on the corpus version at git revision ``rev`` (default: the checkout's) with
     the ``profile`` of ``params_path``; ``eval_max_documents`` > 0 limits each test set to
     its first documents (tiny profile, tests)."""
+    from deid.registry import check_tracking_uri
+
     durations = Durations()
     uri = tracking_uri_for(project_dir, tracking_uri)
+    check_tracking_uri(uri, create=True)  # a server that is down fails now, not after training
     with durations.step("pin corpus version"):
         corpus = pin_corpus(project_dir, rev, sources)
     with durations.step("build corpus"):

@@ -51,7 +51,10 @@ def _fail(message: str) -> None:
 def anonymize_cmd(
     input: Path = typer.Option(..., "--input", "-i", help="JSONL of documents, a directory or a .txt file."),
     output: Path = typer.Option(..., "--output", "-o", help="OUT.jsonl, or a .txt file / directory for plain text."),
-    model: str | None = typer.Option(None, help="Pipeline directory or MLflow model URI (models:/deid-ner@champion)."),
+    model: str | None = typer.Option(
+        None, help="Pipeline directory or MLflow model URI. Default: models:/deid-ner@champion of the tracking store "
+        "($MLFLOW_TRACKING_URI, else sqlite:///mlflow.db here)."
+    ),
     operator: str | None = typer.Option(None, help="remove | label | pseudonymize | mask (default: the pipeline's)."),
     rules_only: bool = typer.Option(False, help="No model: recognizers, policy and consistency only."),
     threshold: float | None = typer.Option(None, help="Override the model threshold (lower = more recall)."),
@@ -59,11 +62,13 @@ def anonymize_cmd(
     resume: bool = typer.Option(True, help="Skip documents already in a partial output."),
 ) -> None:
     """Find and neutralize sensitive spans. Offsets in the output refer to the input text.
-    ``pseudonymize`` needs a secret in the environment variable DEID_SECRET."""
+    Every output record carries its lineage (model version and alias, pipeline config hash,
+    component versions, git commit, the input's sha256). ``pseudonymize`` needs a secret in
+    the environment variable DEID_SECRET."""
     from deid.anonymize import PipelineConfig, build_pipeline
     from deid.batch import SettingsChanged, run_batch, run_settings
     from deid.io import output_path, write_text_atomic
-    from deid.model_store import resolve_model
+    from deid.lineage import for_input, run_lineage
     from deid.operators import check_operator
 
     try:
@@ -71,14 +76,14 @@ def anonymize_cmd(
     except ValueError as exc:
         _fail(str(exc))
     overrides = {"threshold": threshold} if threshold is not None else None
-    model_dir = None
+    model_dir = source = None
     if rules_only:
         pipeline = build_pipeline(config=PipelineConfig(use_model=False), overrides=overrides)
     else:
-        if not model:
-            raise typer.BadParameter("give --model (a pipeline directory or MLflow URI) or --rules-only")
-        model_dir = resolve_model(model)
+        source = _model_source(model)
+        model_dir = source.dir
         pipeline = build_pipeline(model_dir, overrides=overrides)
+    lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
     secret = _secret()
     op = operator or pipeline.config.operator
     if op == "pseudonymize" and not secret:
@@ -88,6 +93,7 @@ def anonymize_cmd(
 
     def process(doc):
         record = pipeline.anonymize(doc, operator=op, secret=secret)
+        record["lineage"] = for_input(lineage, doc.text)
         if text_out:
             target = output if output.suffix == ".txt" else output_path(output, doc.id, ".txt")
             write_text_atomic(target, record["text"])
@@ -102,6 +108,18 @@ def anonymize_cmd(
     console.print_json(json.dumps(summary.to_dict()))
 
 
+def _model_source(model: str | None):
+    """``--model``, else the champion of the configured tracking store, said in one line."""
+    from deid.model_store import resolve_source
+    from deid.registry import CHAMPION, MODEL_NAME, resolve_tracking_uri
+
+    if model:
+        return resolve_source(model)
+    source = resolve_source(f"models:/{MODEL_NAME}@{CHAMPION}")
+    logger.info("no --model: %s (version %s) of the tracking store %s", source.uri, source.version, resolve_tracking_uri())
+    return source
+
+
 def evaluate_model_cmd(
     model: str = typer.Option(..., help="Pipeline directory or MLflow model URI."),
     gold: Path = typer.Option(..., help="Rewritten test set (JSONL with gold spans and keep spans)."),
@@ -110,6 +128,11 @@ def evaluate_model_cmd(
     overlap: Path | None = typer.Option(
         None, help="Surrogate overlap report (deid evaluate-overlap): also score its unseen-surrogate documents."
     ),
+    record: str | None = typer.Option(
+        None, "--record", metavar="SET",
+        help="Log this evaluation on the registered version's MLflow run as gold set SET; the gate decides only on "
+        "evaluations logged by an evaluation like this (--model models:/NAME/VERSION or models:/NAME@ALIAS).",
+    ),
 ) -> None:
     """Evaluate a pipeline on a rewritten test set (full report with dev and sealed halves + the
     thesis' three methods)."""
@@ -117,18 +140,42 @@ def evaluate_model_cmd(
     from deid.commands.evaluate import read_subsets
     from deid.io import read_documents
     from deid.model_eval import evaluate_pipeline
-    from deid.model_store import resolve_model
+    from deid.model_store import resolve_source
+    from deid.registry import check_set_name
 
+    if record is not None:
+        try:
+            check_set_name(record)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
     subsets = read_subsets(overlap)
-    pipeline = build_pipeline(resolve_model(model))
+    source = resolve_source(model)
+    if record is not None and source.version is None:
+        raise typer.BadParameter("--record needs a registered version: --model models:/NAME/VERSION or models:/NAME@ALIAS")
+    pipeline = build_pipeline(source.dir)
     methods_list = [m for m in methods.split(",") if m]
-    result = evaluate_pipeline(pipeline, read_documents(gold), methods_list, subsets=subsets)
+    docs = read_documents(gold)
+    result = evaluate_pipeline(pipeline, docs, methods_list, subsets=subsets)
     report.parent.mkdir(parents=True, exist_ok=True)
     errors = result.pop("errors", [])
     report.write_text(json.dumps(result, indent=2), encoding="utf-8")
     with open(report.with_suffix(".errors.jsonl"), "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(e) + "\n" for e in errors)
+    if record is not None:
+        _record_evaluation(source, record, result, f"deid evaluate-model {gold.name} ({len(docs)} documents)")
     print(json.dumps({"overall": result["overall"], "thesis_methods": result.get("thesis_methods")}, indent=2))
+
+
+def _record_evaluation(source, gold_set: str, report: dict, how: str) -> None:
+    """The evaluation just computed, logged on the run of the version it evaluated."""
+    import mlflow
+
+    from deid import registry
+
+    client = registry.get_client(mlflow.get_tracking_uri())
+    run_id = client.get_model_version(source.name, source.version).run_id
+    registry.log_evaluation(client, run_id, {gold_set: report}, source=how)
+    logger.info("evaluation of %s version %s logged as gold set %s", source.name, source.version, gold_set)
 
 
 def import_encoder_cmd(

@@ -1,7 +1,11 @@
 """``deid register``, ``deid gate``, ``deid promote``, ``deid rollback`` and ``deid models``.
 
 Tracking URI: ``$MLFLOW_TRACKING_URI``, default ``sqlite:///mlflow.db`` in the current
-directory with artifacts under ``./mlruns/<experiment>``.
+directory with artifacts under ``./mlruns/<experiment>``. Only ``register`` may create a new
+sqlite store; the other commands refuse one that does not exist.
+
+No command takes an evaluation from a file: the gate decides on evaluations an evaluation
+logged on the version's run (the retrain flow, or ``deid evaluate-model --record SET``).
 """
 
 from __future__ import annotations
@@ -10,7 +14,6 @@ import json
 import logging
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.console import Console
@@ -19,49 +22,29 @@ from rich.table import Table
 logger = logging.getLogger(__name__)
 console = Console(stderr=True)
 
-EVAL_HELP = (
-    "Evaluation report of a gold set as SET=PATH (deid evaluate-model --report); repeatable."
-)
-
-
-def parse_eval_reports(items: list[str] | None) -> dict[str, dict[str, Any]]:
-    """``["ler=reports/eval_ler.json", …]`` → ``{"ler": report, …}``."""
-    from deid.registry import check_set_name
-
-    out: dict[str, dict[str, Any]] = {}
-    for item in items or []:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise typer.BadParameter(f"{item!r}: expected SET=PATH")
-        try:
-            check_set_name(name)
-            out[name] = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise typer.BadParameter(f"{name}: {type(exc).__name__}: {exc}") from None
-    return out
+BY_HELP = "Reviewer, one word (default: $DEID_REVIEWER or the OS user; the OS user is recorded)."
+OVERRIDE_HELP = "Promote a version the gate rejected or never passed (recorded with the reason)."
 
 
 def register_cmd(
     pipeline: Path = typer.Option(..., help="Saved pipeline directory (deid train --output)."),
-    eval_report: list[str] | None = typer.Option(None, "--eval-report", help=EVAL_HELP),
     params: Path = typer.Option(Path("params.yaml"), help="Parameter file logged with the run."),
     experiment: str = typer.Option("deid", help="MLflow experiment."),
     artifact_location: str | None = typer.Option(
         None, help="Artifact location of a new experiment."
     ),
 ) -> None:
-    """Log a trained pipeline as an MLflow run + pyfunc, register it, alias it ``challenger``."""
+    """Log a trained pipeline as an MLflow run + pyfunc, register it, alias it ``challenger``.
+    Evaluate it with ``deid evaluate-model --model models:/deid-ner/N --record SET``."""
     from deid.registry import log_training_run, training_output_from_dir
     from deid.settings import load_params
 
     if not (pipeline / "pipeline.json").exists():
         raise typer.BadParameter(f"{pipeline} is not a saved pipeline (no pipeline.json)")
-    evaluations = parse_eval_reports(eval_report)
     values = load_params(params) if params.exists() else {}
     info = log_training_run(
         training_output_from_dir(pipeline),
         values,
-        evaluations,
         experiment=experiment,
         artifact_location=artifact_location,
     )
@@ -70,31 +53,19 @@ def register_cmd(
 
 def gate_cmd(
     version: int = typer.Option(..., help="Registered version of deid-ner to gate."),
-    eval_report: list[str] | None = typer.Option(
-        None, "--eval-report", help=EVAL_HELP + " Default: the run's metrics."
-    ),
-    champion_eval_report: list[str] | None = typer.Option(
-        None,
-        "--champion-eval-report",
-        help="Fresh reports of the champion on the same sets, SET=PATH.",
-    ),
     params: Path = typer.Option(Path("params.yaml"), help="Parameter file with the gate: section."),
     markdown: Path | None = typer.Option(None, help="Also write the decision as Markdown here."),
     fail_on_reject: bool = typer.Option(False, help="Exit with status 1 when the gate rejects."),
 ) -> None:
-    """Check a version against the floors and the champion; promote it only if it passes."""
+    """Check a version against the floors and the champion on the evaluations logged on their
+    runs; promote it only if it passes. Re-gating the champion: a reject demotes it."""
     from deid.gate import load_gate_config, render_markdown, run_gate
 
     if not params.exists():
         raise typer.BadParameter(
             f"no parameter file at {params} (the gate: section sets the floors)"
         )
-    decision = run_gate(
-        version,
-        parse_eval_reports(eval_report),
-        champion_evaluations=parse_eval_reports(champion_eval_report),
-        cfg=load_gate_config(params),
-    )
+    decision = run_gate(version, cfg=load_gate_config(params))
     if markdown:
         markdown.parent.mkdir(parents=True, exist_ok=True)
         markdown.write_text(render_markdown(decision), encoding="utf-8")
@@ -111,29 +82,25 @@ def gate_cmd(
 def promote_cmd(
     version: int = typer.Option(..., help="Version to make the champion."),
     reason: str = typer.Option(..., help="Why (stored as a tag; required)."),
-    by: str | None = typer.Option(None, help="Reviewer (default: $DEID_REVIEWER or the OS user)."),
+    by: str | None = typer.Option(None, help=BY_HELP),
+    override_gate: bool = typer.Option(False, help=OVERRIDE_HELP),
 ) -> None:
-    """Manually promote a version to ``champion`` (the old one becomes ``previous-champion``)."""
+    """Manually promote a version to ``champion`` (the old one becomes ``previous-champion``).
+    A version the gate did not pass needs ``--override-gate``."""
     from deid.gate import promote
 
-    try:
-        previous = promote(version, reason, by=by)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+    previous = promote(version, reason, by=by, override_gate=override_gate)
     print(json.dumps({"champion": str(version), "previous-champion": previous}))
 
 
 def rollback_cmd(
     reason: str = typer.Option(..., help="Why (stored as a tag; required)."),
-    by: str | None = typer.Option(None, help="Reviewer (default: $DEID_REVIEWER or the OS user)."),
+    by: str | None = typer.Option(None, help=BY_HELP),
 ) -> None:
     """Make ``previous-champion`` the ``champion`` again."""
     from deid.gate import rollback
 
-    try:
-        restored = rollback(reason, by=by)
-    except (ValueError, LookupError) as exc:
-        raise typer.BadParameter(str(exc)) from None
+    restored = rollback(reason, by=by)
     print(json.dumps({"champion": restored}))
 
 

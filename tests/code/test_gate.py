@@ -4,7 +4,9 @@ temporary sqlite tracking store (versions registered from bare runs, no model ne
 from __future__ import annotations
 
 import itertools
+import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -224,22 +226,27 @@ _names = itertools.count()
 def store(tmp_path_factory):
     base = tmp_path_factory.mktemp("gate-mlflow")
     uri = f"sqlite:///{base / 'mlflow.db'}"
-    client = registry.get_client(uri)
+    client = registry.get_client(uri, create=True)
     experiment_id = registry.ensure_experiment(client, "gate-tests", (base / "artifacts").as_uri())
     return {"uri": uri, "client": client, "experiment_id": experiment_id}
 
 
 @pytest.fixture
 def model(store):
-    """A fresh registered model per test; ``add(metrics)`` registers a version from a run."""
+    """A fresh registered model per test; ``add(metrics)`` registers a version from a run
+    whose metrics carry the digest an evaluation logs beside them (``evaluated=False``: bare
+    metrics, as a hand-written report would put them there)."""
     from mlflow.entities import Metric
 
     client, name = store["client"], f"gate-{next(_names)}"
     client.create_registered_model(name)
 
-    def add(values: dict[str, float]) -> str:
+    def add(values: dict[str, float], evaluated: bool = True) -> str:
         run = client.create_run(store["experiment_id"])
         client.log_batch(run.info.run_id, metrics=[Metric(k, v, 0, 0) for k, v in values.items()])
+        for gold in {k.split(".")[1] for k in values} if evaluated else ():
+            part = {k: v for k, v in values.items() if k.split(".")[1] == gold}
+            client.set_tag(run.info.run_id, f"eval.{gold}.sha256", registry.metrics_digest(part))
         client.set_terminated(run.info.run_id)
         mv = client.create_model_version(
             name, source=f"{run.info.artifact_uri}/model", run_id=run.info.run_id
@@ -308,14 +315,12 @@ def test_manual_promote_and_rollback_need_a_reason_and_record_who_when_why(model
     assert _gate(model, v1).promote
     for empty in ("", "   ", None):
         with pytest.raises(ValueError):
-            gate.promote(v2, empty, **kw)  # type: ignore[arg-type]
+            gate.promote(v2, empty, override_gate=True, **kw)  # type: ignore[arg-type]
         with pytest.raises(ValueError):
             gate.rollback(empty, **kw)  # type: ignore[arg-type]
     assert _alias(model, "champion") == v1, "a refused call changes nothing"
-    assert (
-        gate.promote(v2, "reviewed errors by hand: misses are keep entities", by="reviewer-a", **kw)
-        == v1
-    )
+    reason = "reviewed errors by hand: misses are keep entities"
+    assert gate.promote(v2, reason, by="reviewer-a", override_gate=True, **kw) == v1
     assert _alias(model, "champion") == v2 and _alias(model, "previous-champion") == v1
     tags = model["client"].get_model_version(model["name"], v2).tags
     assert (
@@ -348,3 +353,113 @@ def test_cli_promote_and_rollback_refuse_without_reason(model, monkeypatch) -> N
     assert runner.invoke(app, ["promote", "--version", "1"]).exit_code != 0
     assert runner.invoke(app, ["promote", "--version", "1", "--reason", " "]).exit_code != 0
     assert runner.invoke(app, ["rollback", "--reason", ""]).exit_code != 0
+
+
+# --- trust: evaluations, overrides, history, re-gating (issue 18) -------------------------------
+
+
+def test_gate_ignores_metrics_no_evaluation_logged(model) -> None:
+    """Metrics put on a run without the evaluation's digest (a hand-written report), or
+    changed after the evaluation logged them, do not count: the set is 'not evaluated'."""
+    from mlflow.entities import Metric
+
+    bare = model["add"](metrics(), evaluated=False)
+    decision = _gate(model, bare)
+    assert not decision.promote and _alias(model, "champion") is None
+    assert "eval.ler.*: ignored, not logged by an evaluation" in decision.reason
+    edited = model["add"](metrics(recall=0.5))
+    run_id = model["client"].get_model_version(model["name"], edited).run_id
+    model["client"].log_batch(run_id, metrics=[Metric("eval.ler.recall", 0.99, 1, 0)])
+    assert not _gate(model, edited).promote and _alias(model, "champion") is None
+
+
+def test_cli_gate_takes_no_evaluation_from_a_file(store, monkeypatch, tmp_path, root) -> None:
+    """``deid gate --eval-report ler=hand.json`` used to promote on whatever the file said;
+    now there is no such option, and the gate decides on what an evaluation logged (here:
+    nothing, so it rejects)."""
+    from typer.testing import CliRunner
+
+    from deid.cli import app
+
+    client = store["client"]
+    if not client.search_registered_models(f"name = '{registry.MODEL_NAME}'"):
+        client.create_registered_model(registry.MODEL_NAME)
+    run = client.create_run(store["experiment_id"])
+    version = str(client.create_model_version(registry.MODEL_NAME, "x", run_id=run.info.run_id).version)
+    report = {"overall": {"elements": {"precision": 1.0, "recall": 1.0, "f1": 1.0, "f2": 1.0}},
+              "per_type": {}, "leakage": {"leak_free_share": 1.0}}  # fmt: skip
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(report), encoding="utf-8")
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", store["uri"])
+    args = ["gate", "--version", version, "--params", str(root / "params.yaml")]
+    runner = CliRunner()
+    forged = runner.invoke(app, [*args, "--eval-report", f"ler={hand}", "--eval-report", f"bavaria={hand}"])
+    assert forged.exit_code == 2, forged.output  # no such option
+    assert registry.alias_version(client, "champion") is None
+    gated = runner.invoke(app, args)
+    assert gated.exit_code == 0, gated.output
+    assert '"decision": "reject"' in gated.stdout and registry.alias_version(client, "champion") is None
+
+
+def test_promoting_a_rejected_version_needs_a_recorded_override(model) -> None:
+    v1, v2 = model["add"](metrics()), model["add"](metrics(recall=0.5))
+    kw = {"tracking_uri": model["uri"], "model_name": model["name"]}
+    assert _gate(model, v1).promote and not _gate(model, v2).promote
+    with pytest.raises(gate.MoveRefused, match="rejected by the gate.*--override-gate"):
+        gate.promote(v2, "looks fine to me", by="reviewer-a", **kw)
+    never_gated = model["add"](metrics())
+    with pytest.raises(gate.MoveRefused, match="has not passed the gate"):
+        gate.promote(never_gated, "looks fine to me", by="reviewer-a", **kw)
+    assert _alias(model, "champion") == v1, "a refused promote changes nothing"
+    gate.promote(v2, "misses are keep entities, checked", by="reviewer-a", override_gate=True, **kw)
+    assert _alias(model, "champion") == v2
+    tags = model["client"].get_model_version(model["name"], v2).tags
+    assert tags["promote.override_gate"] == "true"
+    (entry,) = gate.alias_history(v2, **kw)
+    assert entry["override_gate"] is True and entry["gate_decision"] == "reject"
+
+
+def test_alias_history_is_append_only_with_who_and_os_user(model) -> None:
+    """Each move keeps its own who/when/why: a later promote no longer overwrites an earlier
+    one, and the OS user is recorded beside the reviewer name given with --by."""
+    import getpass
+
+    v1, v2 = model["add"](metrics()), model["add"](metrics(recall=0.97))
+    kw = {"tracking_uri": model["uri"], "model_name": model["name"]}
+    assert _gate(model, v1).promote and _gate(model, v2).promote
+    gate.rollback("first complaint", by="reviewer-a", **kw)
+    gate.promote(v2, "complaint was about the input", by="reviewer-b", **kw)
+    gate.rollback("second complaint", by="reviewer-c", **kw)
+    history = gate.alias_history(v2, **kw)
+    assert [(e["action"], e["by"], e["reason"]) for e in history] == [
+        ("gate-promote", "gate", history[0]["reason"]),
+        ("rollback", "reviewer-a", "first complaint"),
+        ("promote", "reviewer-b", "complaint was about the input"),
+        ("rollback", "reviewer-c", "second complaint"),
+    ]
+    assert {e["user"] for e in history} == {getpass.getuser()}
+    assert [e["action"] for e in gate.alias_history(v1, **kw)] == [
+        "gate-promote", "gate-promote", "rollback", "promote", "rollback",
+    ]  # fmt: skip
+    for name in ("Max Mustermann hat", "a\nb", "x" * 65, "-flag"):
+        with pytest.raises(gate.MoveRefused, match="one word"):
+            gate.rollback("reason", by=name, **kw)
+
+
+def test_a_champion_that_fails_its_regating_is_demoted(model) -> None:
+    """Stricter floors: the champion fails its re-gating → the previous champion comes back
+    if it passes them; when none does, there is no champion at all (anonymizing with
+    @champion then fails instead of using a rejected model)."""
+    kw = {"tracking_uri": model["uri"], "model_name": model["name"]}
+    v1, v2 = model["add"](metrics(precision=0.7)), model["add"](metrics(precision=0.6))
+    assert _gate(model, v1).promote and _gate(model, v2).promote
+    assert (_alias(model, "champion"), _alias(model, "previous-champion")) == (v2, v1)
+    decision = gate.run_gate(v2, cfg=replace(CFG, min_precision=0.65), **kw)
+    assert not decision.promote
+    assert f"version {v2} was the champion and is demoted: version {v1} (previous champion)" in decision.reason
+    assert (_alias(model, "champion"), _alias(model, "previous-champion")) == (v1, None)
+    decision = gate.run_gate(v1, cfg=replace(CFG, min_precision=0.8), **kw)
+    assert not decision.promote and "demoted: no champion" in decision.reason
+    assert _alias(model, "champion") is None
+    assert [e["action"] for e in gate.alias_history(v1, **kw)][-2:] == ["gate-demote", "gate-demote"]
+    assert model["client"].get_model_version(model["name"], v1).tags["gate.decision"] == "reject"

@@ -45,7 +45,8 @@ def store(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MLFLOW_TRACKING_URI", uri)
         mp.delenv("MLFLOW_REGISTRY_URI", raising=False)
-        registry.ensure_experiment(registry.get_client(uri), "deid", (base / "artifacts").as_uri())
+        client = registry.get_client(uri, create=True)
+        registry.ensure_experiment(client, "deid", (base / "artifacts").as_uri())
         yield {"uri": uri, "artifacts": base / "artifacts"}
 
 
@@ -322,9 +323,102 @@ def test_resolve_model_and_cli_anonymize_with_the_alias_uri(logged, tmp_path) ->
     (record,) = list(read_jsonl(target))
     assert record["id"] == "doc-1"
     _assert_outside_text_kept(text, record["spans"], record["text"])
+    _assert_lineage(record["lineage"], text, logged.version, registry.CHALLENGER, local)
 
 
-def test_cli_register_and_models(store, logged, pipeline_dir, evaluations, tmp_path) -> None:
+def _assert_lineage(lineage: dict, text: str, version: str, alias: str, pipeline: Path) -> None:
+    """A record names the model version and alias it was made with, the pipeline's config
+    hash and component versions, the git commit and the input's sha256 (issue 18, item 5)."""
+    import hashlib
+    import subprocess
+
+    assert lineage["model"] == {"uri": f"models:/{registry.MODEL_NAME}@{alias}",
+                                "name": registry.MODEL_NAME, "version": version, "alias": alias}  # fmt: skip
+    assert lineage["input_sha256"] == hashlib.sha256(text.encode("utf-8")).hexdigest()
+    config = (pipeline / "pipeline.json").read_bytes()
+    assert lineage["pipeline_sha256"] == hashlib.sha256(config).hexdigest()
+    assert lineage["components"]["deid"] and lineage["components"]["torch"]
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()  # fmt: skip
+    assert lineage["git_commit"].removesuffix("-dirty") == head
+
+
+def test_cli_anonymize_without_model_uses_the_champion_and_says_so(
+    store, logged, tmp_path, caplog
+) -> None:
+    """After ``make main`` a new user runs ``deid anonymize -i … -o …``: the champion of the
+    configured tracking store, named in one log line (issue 18, item 4)."""
+    from typer.testing import CliRunner
+
+    from deid.cli import app
+    from deid.model_store import resolve_model
+
+    client = registry.get_client(store["uri"])
+    client.set_registered_model_alias(registry.MODEL_NAME, registry.CHAMPION, logged.version)
+    text = read_source(DECISION)[:600]
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "doc-1", "text": text}) + "\n", encoding="utf-8")
+    target = tmp_path / "out.jsonl"
+    with caplog.at_level("INFO", logger="deid"):
+        result = CliRunner().invoke(app, ["anonymize", "-i", str(source), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    said = [r.getMessage() for r in caplog.records if "no --model" in r.getMessage()]
+    assert said == [f"no --model: models:/{registry.MODEL_NAME}@champion (version {logged.version}) "
+                    f"of the tracking store {store['uri']}"]  # fmt: skip
+    (record,) = list(read_jsonl(target))
+    local = resolve_model(f"models:/{registry.MODEL_NAME}/{logged.version}")
+    _assert_lineage(record["lineage"], text, logged.version, registry.CHAMPION, local)
+
+
+def test_a_missing_sqlite_store_is_refused_in_one_line(tmp_path, monkeypatch) -> None:
+    """A wrong sqlite URI (or a run outside the project folder) used to create an empty
+    mlflow.db and then report that the model does not exist, with a long traceback."""
+    from typer.testing import CliRunner
+
+    from deid.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.jsonl").write_text(json.dumps({"id": "a", "text": "Die Klage wird abgewiesen."}) + "\n")
+    for uri in (None, f"sqlite:///{tmp_path / 'elsewhere' / 'mlflow.db'}"):
+        if uri is None:
+            monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+        else:
+            monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+        for args in (["anonymize", "-i", "in.jsonl", "-o", "out.jsonl"], ["models"],
+                     ["promote", "--version", "1", "--reason", "r"]):  # fmt: skip
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 2, (args, result.output)
+            assert result.output.count("\n") == 1 and "error: no MLflow store at" in result.output
+    assert not list(tmp_path.rglob("mlflow.db")), "no empty store was created"
+    with pytest.raises(registry.TrackingStoreMissing):
+        registry.get_client(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    registry.get_client(f"sqlite:///{tmp_path / 'new.db'}", create=True).search_experiments()
+    assert (tmp_path / "new.db").exists(), "training and registration may start a new store"
+
+
+def test_a_tracking_server_that_is_down_fails_fast_in_one_line(tmp_path, monkeypatch) -> None:
+    """With the MLflow server down the CLI retried for 258 s and then printed a traceback;
+    now a health probe reports it at once (connection refused on a closed loopback port)."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from deid.cli import app
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"http://127.0.0.1:{port}")
+    (tmp_path / "in.jsonl").write_text(json.dumps({"id": "a", "text": "Die Klage wird abgewiesen."}) + "\n")
+    for args in (["models"], ["anonymize", "-i", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "o.jsonl")]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.output.count("\n") == 1
+        assert f"error: MLflow server http://127.0.0.1:{port} does not answer" in result.output
+
+
+def test_cli_register_evaluate_and_models(store, logged, pipeline_dir, evaluations, gold, tmp_path) -> None:
+    golds = gold
     from typer.testing import CliRunner
 
     from deid.cli import app
@@ -332,8 +426,9 @@ def test_cli_register_and_models(store, logged, pipeline_dir, evaluations, tmp_p
     report = tmp_path / "ler.json"
     report.write_text(json.dumps(evaluations["ler"]), encoding="utf-8")
     runner = CliRunner()
-    result = runner.invoke(app, ["register", "--pipeline", str(pipeline_dir), "--eval-report", f"ler={report}",
-                                 "--params", str(ROOT / "params.yaml")])  # fmt: skip
+    hand = runner.invoke(app, ["register", "--pipeline", str(pipeline_dir), "--eval-report", f"ler={report}"])
+    assert hand.exit_code == 2, "an evaluation comes from an evaluation run, not from a file"
+    result = runner.invoke(app, ["register", "--pipeline", str(pipeline_dir), "--params", str(ROOT / "params.yaml")])
     assert result.exit_code == 0, result.output
     info = json.loads(result.stdout[result.stdout.index("{") :])
     assert int(info["version"]) == int(logged.version) + 1
@@ -342,10 +437,19 @@ def test_cli_register_and_models(store, logged, pipeline_dir, evaluations, tmp_p
         str(client.get_model_version_by_alias(registry.MODEL_NAME, registry.CHALLENGER).version)
         == info["version"]
     )
-    run = client.get_run(info["run_id"])
     assert [m.step for m in client.get_metric_history(info["run_id"], "val_recall")] == [1, 2]
+    assert "eval.ler.recall" not in client.get_run(info["run_id"]).data.metrics
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps(d.to_dict()) + "\n" for d in golds), encoding="utf-8")
+    evaluated = runner.invoke(app, ["evaluate-model", "--model", f"models:/{registry.MODEL_NAME}/{info['version']}",
+                                    "--gold", str(gold), "--methods", "all", "--report", str(tmp_path / "r.json"),
+                                    "--record", "ler"])  # fmt: skip
+    assert evaluated.exit_code == 0, evaluated.output
+    run = client.get_run(info["run_id"])
     assert not math.isnan(run.data.metrics["eval.ler.recall"])
-    bad = runner.invoke(app, ["register", "--pipeline", str(pipeline_dir), "--eval-report", "ler"])
-    assert bad.exit_code != 0
+    assert run.data.tags["eval.ler.source"] == "deid evaluate-model gold.jsonl (2 documents)"
+    mv = client.get_model_version(registry.MODEL_NAME, info["version"])
+    trusted, ignored = registry.evaluated_metrics(client, mv)
+    assert trusted["eval.ler.recall"] == run.data.metrics["eval.ler.recall"] and ignored == []
     listing = runner.invoke(app, ["models"])
     assert listing.exit_code == 0 and "challenger" in listing.stdout
