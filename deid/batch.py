@@ -26,6 +26,7 @@ from deid.io import (
     DEFAULT_MAX_BYTES,
     Rejected,
     iter_input,
+    log_ref,
     read_jsonl,
     text_hash,
     tree_sha256,
@@ -191,7 +192,7 @@ def run_batch(
                 summary.quarantined += 1
                 summary.reasons[item.reason] = summary.reasons.get(item.reason, 0) + 1
                 rejected.append(item.to_dict())
-                logger.warning("quarantined %s (%s)", item.path, item.reason)
+                logger.warning("quarantined input %s (%s)", log_ref(item.path), item.reason)
                 continue
             if item.id in done:
                 summary.skipped_done += 1
@@ -205,7 +206,7 @@ def run_batch(
                 rejected.append(
                     {"id": item.id, "path": item.source, "reason": reason, "sha256": text_hash(item.text)}
                 )
-                logger.error("document %s failed: %s", item.id, type(exc).__name__)
+                logger.error("document %s failed: %s", log_ref(item.id), type(exc).__name__)
                 continue
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()

@@ -7,7 +7,9 @@ travel between steps; document text stays in files.
 
 Outputs of a run (all JSONL but the summary):
 
-* ``anonymized.jsonl``: ``{"id", "text"}`` with the anonymized text;
+* ``anonymized.jsonl``: ``{"id", "text", "lineage"}``: the anonymized text and what made it
+  (``deid.lineage``: model version and alias, pipeline config hash, component versions, git
+  commit, the input's sha256);
 * ``spans.jsonl``: the span report ``{"id", "sha256", "characters", "spans", "counts"}``:
   offsets into the input text, labels, per-label counts; never text;
 * ``quarantine.jsonl``: rejected inputs and failed documents (path or id, reason, size, hash);
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from deid.batch import completed_ids, settings_conflict
-from deid.io import Rejected, iter_input, text_hash, write_jsonl, write_text_atomic
+from deid.io import Rejected, iter_input, sha256_bytes, text_hash, write_jsonl, write_text_atomic
 from deid.schema import Document
 
 RESULTS, SPANS, QUARANTINE, SUMMARY = (
@@ -37,6 +39,8 @@ RESULTS, SPANS, QUARANTINE, SUMMARY = (
 )
 CHUNK_DIR, RESULT_DIR = "chunks", "results"
 SETTINGS = "settings.json"  # what the chunk results were made with (forget_other_results)
+INPUT_DIR = "input"  # an S3 input staged below the work dir
+DUPLICATE_ID = "duplicate id (an earlier record has the same id)"
 
 
 @dataclass(frozen=True)
@@ -111,11 +115,17 @@ def plan_chunks(
     done = done_ids(work_dir)
     pending: list[Document] = []
     rejected: list[dict[str, Any]] = []
+    seen: set[str] = set()
     already = 0
     for item in iter_input(source):
         if isinstance(item, Rejected):
             rejected.append(_rejected(item, source, location))
-        elif item.id in done:
+            continue
+        if item.id in seen:  # the first record with an id wins; a re-run decides the same
+            rejected.append(_rejected_record(item, DUPLICATE_ID, source, location))
+            continue
+        seen.add(item.id)
+        if item.id in done:
             already += 1
         else:
             pending.append(item)
@@ -131,6 +141,16 @@ def plan_chunks(
 
 def _input_record(doc: Document) -> dict[str, Any]:
     return {"id": doc.id, "text": doc.text, "meta": doc.meta}
+
+
+def _rejected_record(
+    doc: Document, reason: str, source: Path, location: str | None
+) -> dict[str, Any]:
+    """A quarantine row for one readable record: its input, its id (outputs keep the id the
+    user gave) and a hash of its text, never the text."""
+    data = doc.text.encode("utf-8")
+    return {"input": location or source.name, "id": doc.id, "reason": reason, "size": len(data),
+            "sha256": sha256_bytes(data)}  # fmt: skip
 
 
 def _rejected(item: Rejected, source: Path, location: str | None) -> dict[str, Any]:
@@ -152,10 +172,32 @@ def chunk_paths(chunk: str | Path, work_dir: str | Path) -> tuple[Path, Path]:
     return base / f"{stem}.jsonl", base / f"{stem}.quarantine.jsonl"
 
 
-def output_record(doc: Document, record: dict[str, Any]) -> dict[str, Any]:
+def output_record(
+    doc: Document, record: dict[str, Any], lineage: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A chunk result line: the pipeline's record plus the input's hash and length (the span
-    report needs them, and the input is not kept)."""
-    return {**record, "sha256": text_hash(doc.text), "characters": len(doc.text)}
+    report needs them, and the input is not kept) and, given the run's ``lineage``
+    (``deid.lineage.Lineage.to_dict``), what made this record."""
+    out = {**record, "sha256": text_hash(doc.text), "characters": len(doc.text)}
+    if lineage is not None:
+        from deid.lineage import for_input
+
+        out["lineage"] = for_input(lineage, doc.text)
+    return out
+
+
+def discard_inputs(work_dir: str | Path) -> list[str]:
+    """Remove the clear copies of the inputs (chunk files, a staged S3 input) from the work
+    dir once the run's outputs are written: a finished run must not leave the decisions in
+    clear text behind. The chunk results stay (anonymized text, ids and offsets): a re-run to
+    the same output resumes from them. Returns what was removed (names, relative)."""
+    removed = []
+    for name in (CHUNK_DIR, INPUT_DIR):
+        path = Path(work_dir) / name
+        if path.exists():
+            shutil.rmtree(path)
+            removed.append(name)
+    return removed
 
 
 def _read_lines(path: Path) -> Iterable[dict[str, Any]]:
@@ -166,6 +208,13 @@ def _read_lines(path: Path) -> Iterable[dict[str, Any]]:
                 yield json.loads(line)
             except json.JSONDecodeError:
                 return
+
+
+def _result_row(rec: dict[str, Any]) -> dict[str, Any]:
+    row = {"id": str(rec["id"]), "text": rec["text"]}
+    if "lineage" in rec:
+        row["lineage"] = rec["lineage"]
+    return row
 
 
 def write_outputs(
@@ -192,7 +241,7 @@ def write_outputs(
         labels.update(counts)
         span_rows.append({"id": doc_id, "sha256": rec["sha256"], "characters": rec["characters"],
                           "spans": rec["spans"], "counts": dict(sorted(counts.items()))})  # fmt: skip
-    write_jsonl(out_dir / RESULTS, ({"id": i, "text": records[i]["text"]} for i in sorted(records)))
+    write_jsonl(out_dir / RESULTS, (_result_row(records[i]) for i in sorted(records)))
     write_jsonl(out_dir / SPANS, span_rows)
     write_jsonl(out_dir / QUARANTINE, quarantine)
     summary.spans = sum(labels.values())

@@ -70,6 +70,13 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def log_ref(value: str) -> str:
+    """A document id or input path as logs and artifacts show it: its :func:`text_hash`. A
+    file named after a party makes its id and path a name; outputs keep the id the user
+    gave, from which an operator computes the same hash. Undecodable file names hash too."""
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def _open_text(path: Path, mode: str = "rt"):
     if path.suffix == ".xz":
         return lzma.open(path, mode, encoding="utf-8")

@@ -1,14 +1,20 @@
 """Small helpers every flow uses: paths in the project, step timing, Markdown tables, MLflow
-links, stage calls and the command line. Nothing here knows about documents."""
+links, stage calls, errors without text, the Prefect API a run talks to, and the command
+line. Nothing here knows about documents."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import json
 import logging
+import signal
+import socket
+import subprocess
 import sys
 import time
+import traceback
 import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
@@ -17,9 +23,60 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deid.errors import UserError
+from deid.io import InputError
+
+logger = logging.getLogger(__name__)
+
 
 class StageFailed(RuntimeError):
     """A ``pipelines`` stage ended with ``SystemExit`` (its message names counts and paths)."""
+
+
+class TaskFailed(RuntimeError):
+    """A task over documents failed with an error whose message may quote a document; this
+    one names only the error's type and where it was raised."""
+
+
+# errors whose messages are written to name paths, ids, counts and settings, never text
+SAFE_ERRORS: tuple[type[BaseException], ...] = (UserError, InputError, StageFailed, OSError)
+
+
+def text_free_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a task that reads documents so its failure cannot carry their text: Prefect logs
+    and stores an exception's ``repr``, and some quote their input (a ``UnicodeEncodeError``
+    holds the whole JSON line it could not encode). Errors of :data:`SAFE_ERRORS` pass
+    unchanged; any other becomes :class:`TaskFailed` naming its type and the file and line
+    it came from, without the original attached (``__context__`` is dropped too)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SAFE_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - re-raised below without its message
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            failure = TaskFailed(
+                f"{fn.__name__}: {type(exc).__name__} at {Path(frame.filename).name}:"
+                f"{frame.lineno} (message withheld: it may quote a document)"
+            )
+        raise failure  # outside the except block: no __context__ to the original
+
+    return wrapper
+
+
+def retry_unless_user_error(task: Any, task_run: Any, state: Any) -> bool:
+    """Prefect ``retry_condition_fn``: retry transient failures, but not a user error (a
+    missing tracking store, a server that is down, no such model): retrying only delays the
+    message by the retry delays."""
+    try:
+        state.result()
+    except UserError:
+        return False
+    except Exception:  # noqa: BLE001 - any other failure may be transient
+        return True
+    return True
 
 
 def in_project(project_dir: str | Path, path: str | Path) -> Path:
@@ -84,6 +141,147 @@ def mlflow_links(
     return links
 
 
+# --- the Prefect API a run talks to ------------------------------------------------------------
+
+OWNER_TAG = "deid-process"  # flow run tag: deid-process:<host>:<pid>:<process start, ms>
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the parent dies, however it dies (Linux)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _owned_server() -> Any:
+    """Prefect's temporary API server (the one it starts on its own when no PREFECT_API_URL
+    is set), started so that it stops with this process even after ``kill -9``: Prefect's own
+    outlives a killed parent and keeps its port and database."""
+    from prefect.server.api import server as prefect_server
+
+    class OwnedServer(prefect_server.SubprocessASGIServer):
+        _instances: typing.ClassVar[dict[int | None, Any]] = {}  # not Prefect's own instances
+
+        def _run_uvicorn_command(self) -> subprocess.Popen[Any]:
+            popen = functools.partial(subprocess.Popen, preexec_fn=_die_with_parent)
+            spawner = types.SimpleNamespace(Popen=popen)
+            saved, prefect_server.subprocess = prefect_server.subprocess, spawner
+            try:
+                return super()._run_uvicorn_command()
+            finally:
+                prefect_server.subprocess = saved
+
+    return OwnedServer()
+
+
+def owner_tag(pid: int | None = None) -> str:
+    """This process as a flow run tag: host, pid and the process's start time (a pid alone
+    may be reused)."""
+    import psutil
+
+    process = psutil.Process(pid)
+    return f"{OWNER_TAG}:{socket.gethostname()}:{process.pid}:{int(process.create_time() * 1000)}"
+
+
+def _owner_alive(tags: Sequence[str]) -> bool | None:
+    """Whether the process a run's owner tag names still runs; None when the run has no
+    owner tag of this host (another machine's runs are not judged from here)."""
+    import psutil
+
+    for tag in tags:
+        parts = tag.split(":")
+        if len(parts) < 4 or parts[0] != OWNER_TAG or ":".join(parts[1:-2]) != socket.gethostname():
+            continue
+        pid, started = int(parts[-2]), int(parts[-1])
+        try:
+            return abs(psutil.Process(pid).create_time() * 1000 - started) < 1000
+        except psutil.Error:
+            return False
+    return None
+
+
+def mark_stale_runs_crashed() -> list[str]:
+    """Flow runs still RUNNING or PENDING whose owning process on this host is gone (killed
+    with ``kill -9``, the machine's OOM killer) become CRASHED, with their unfinished task
+    runs: nobody else would ever end them. Returns their ids."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterId,
+        FlowRunFilterState,
+        FlowRunFilterStateType,
+        TaskRunFilter,
+        TaskRunFilterState,
+        TaskRunFilterStateType,
+    )
+    from prefect.client.schemas.objects import StateType
+    from prefect.states import Crashed
+
+    live = [StateType.RUNNING, StateType.PENDING]
+    crashed: list[str] = []
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(
+                state=FlowRunFilterState(type=FlowRunFilterStateType(any_=live))
+            )
+        )
+        for run in runs:
+            if _owner_alive(run.tags) is not False:
+                continue
+            message = "its process ended without reporting (killed); marked by the next start"
+            client.set_flow_run_state(run.id, Crashed(message=message), force=True)
+            tasks = client.read_task_runs(
+                flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id])),
+                task_run_filter=TaskRunFilter(
+                    state=TaskRunFilterState(type=TaskRunFilterStateType(any_=live))
+                ),
+            )
+            for task_run in tasks:
+                client.set_task_run_state(task_run.id, Crashed(message=message), force=True)
+            crashed.append(str(run.id))
+    if crashed:
+        logger.warning("marked %d flow run(s) of dead processes CRASHED", len(crashed))
+    return crashed
+
+
+@contextmanager
+def prefect_session() -> Iterator[None]:
+    """Where this process's flow runs go, and who owns them: ``PREFECT_API_URL`` when set,
+    else a temporary local server on Prefect's database that stops with this process (see
+    :func:`_owned_server`). Runs that a dead process left RUNNING are marked CRASHED first;
+    the runs started inside carry this process's :func:`owner_tag`."""
+    from prefect import tags
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    server = None
+    if not PREFECT_API_URL.value():
+        server = _owned_server()
+        server.start()
+    try:
+        with temporary_settings({PREFECT_API_URL: server.api_url} if server else {}):
+            try:
+                mark_stale_runs_crashed()
+            except Exception as exc:  # noqa: BLE001 - housekeeping must not stop a run
+                logger.warning("could not check for runs of dead processes: %s", type(exc).__name__)
+            with tags(owner_tag()):
+                yield
+    finally:
+        if server is not None:
+            _drain_to_api()
+            server.stop()
+
+
+def _drain_to_api() -> None:
+    """Send the logs and events still queued before the temporary server stops (Prefect's own
+    server stops at exit, after its workers drained)."""
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    for worker in (APILogWorker, EventsWorker):
+        worker.drain_all(timeout=5)
+
+
 # --- the command line ----------------------------------------------------------------------
 
 
@@ -133,14 +331,16 @@ def run_cli(flow: Any, argv: Sequence[str] | None = None) -> None:
     )
     for param in inspect.signature(flow.fn).parameters.values():
         _argument(parser, param)
-    state = flow(**vars(parser.parse_args(argv)), return_state=True)
-    out: dict[str, Any] = {
-        "flow_run_id": str(state.state_details.flow_run_id),
-        "state": state.type.value,
-    }
-    if state.is_completed():
-        out["result"] = state.result()
-    else:
-        out["message"] = state.message
+    args = vars(parser.parse_args(argv))
+    with prefect_session():
+        state = flow(**args, return_state=True)
+        out: dict[str, Any] = {
+            "flow_run_id": str(state.state_details.flow_run_id),
+            "state": state.type.value,
+        }
+        if state.is_completed():
+            out["result"] = state.result()
+        else:
+            out["message"] = state.message
     sys.stdout.write(json.dumps(out, default=str) + "\n")
     sys.exit(0 if state.is_completed() else 1)

@@ -25,7 +25,14 @@ from prefect.artifacts import (
 )
 from prefect.cache_policies import NO_CACHE
 
-from flows._common import Durations, in_project, markdown_table, run_cli
+from flows._common import (
+    Durations,
+    in_project,
+    markdown_table,
+    retry_unless_user_error,
+    run_cli,
+    text_free_errors,
+)
 from flows.retrain import tracking_uri_for
 
 DEFAULT_MODEL = "models:/deid-ner@champion"
@@ -39,47 +46,49 @@ def work_dir_for(project_dir: str, output: str) -> Path:
     return in_project(project_dir, f"data/work/anonymize/{digest}")
 
 
-@task(name="stage-input", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30])
+@task(name="stage-input", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30],
+      retry_condition_fn=retry_unless_user_error)  # fmt: skip
+@text_free_errors
 def stage_input(input: str, work_dir: str) -> str:
     """A local path to read: the input itself, or an S3 prefix downloaded below the work dir."""
     from deid import s3
+    from deid.chunks import INPUT_DIR
 
     if not s3.is_s3(input):
         if not Path(input).exists():
             raise FileNotFoundError(f"no input at {input}")
         return input
-    target = Path(work_dir) / "input"
+    target = Path(work_dir) / INPUT_DIR
     files = s3.download_prefix(input, target)
     get_run_logger().info("staged %d objects from %s", len(files), input)
     return str(target)
 
 
-@task(name="resolve-model", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 20])
-def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, str | None]:
-    """The pipeline directory of ``model_uri`` (downloaded from the registry) and, for an
-    alias URI, the version it points at now (recorded in the summary)."""
+@task(name="resolve-model", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 20],
+      retry_condition_fn=retry_unless_user_error)  # fmt: skip
+def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, Any]:
+    """The pipeline directory of ``model_uri`` (an alias is resolved to its version first,
+    and that version downloaded) and the run's lineage (``deid.lineage``), which every
+    output record carries."""
     from deid import registry
-    from deid.model_store import resolve_model as resolve
+    from deid.lineage import run_lineage
+    from deid.model_store import resolve_source
 
     with registry.active_tracking(tracking_uri):
-        local = resolve(model_uri)
-    version = None
-    name, _, ref = model_uri.removeprefix("models:/").partition("@")
-    if model_uri.startswith("models:/") and ref:  # an alias: the version it points at now
-        mv = registry.alias_version(registry.get_client(tracking_uri), ref, name)
-        version = str(mv.version) if mv is not None else None
-    elif model_uri.startswith("models:/") and name.rpartition("/")[2].isdigit():
-        version = name.rpartition("/")[2]
-    get_run_logger().info("model %s (version %s)", model_uri, version or "n/a")
-    return {"dir": str(local), "uri": model_uri, "version": version}
+        source = resolve_source(model_uri)
+    get_run_logger().info("model %s (version %s)", model_uri, source.version or "n/a")
+    return {"dir": str(source.dir), "uri": model_uri, "version": source.version,
+            "lineage": run_lineage(source).to_dict()}  # fmt: skip
 
 
 @task(name="plan-chunks", cache_policy=NO_CACHE)
+@text_free_errors
 def plan_chunks(
     source: str, work_dir: str, chunk_size: int, location: str, settings: dict[str, Any]
 ) -> dict[str, Any]:
-    """Chunk files of the documents still to do; unreadable inputs are quarantined here.
-    Earlier results made with other ``settings`` (operator, model) are redone, not kept."""
+    """Chunk files of the documents still to do; unreadable inputs and bad records (a
+    duplicate id among them) are quarantined here. Earlier results made with other
+    ``settings`` (operator, model) are redone, not kept."""
     from deid.chunks import forget_other_results
     from deid.chunks import plan_chunks as plan
 
@@ -102,8 +111,9 @@ def _pipeline(model_dir: str) -> Any:
 
 
 @task(name="anonymize-chunk", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 30])
+@text_free_errors
 def anonymize_chunk(
-    chunk: str, work_dir: str, model_dir: str, operator: str | None
+    chunk: str, work_dir: str, model_dir: str, operator: str | None, lineage: dict[str, Any]
 ) -> dict[str, Any]:
     """Anonymize one chunk, document by document; resumes a partial result on retry."""
     from deid.batch import run_batch
@@ -115,7 +125,8 @@ def anonymize_chunk(
     results, quarantine = chunk_paths(chunk, work_dir)
 
     def process(doc: Any) -> dict[str, Any]:
-        return output_record(doc, pipeline.anonymize(doc, operator=operator, secret=key))
+        record = pipeline.anonymize(doc, operator=operator, secret=key)
+        return output_record(doc, record, lineage)
 
     summary = run_batch(chunk, results, process, quarantine=quarantine, description="anonymize",
                         show_progress=False)  # fmt: skip
@@ -124,11 +135,23 @@ def anonymize_chunk(
 
 
 @task(name="write-outputs", cache_policy=NO_CACHE)
+@text_free_errors
 def write_outputs(work_dir: str, out_dir: str, rejected: list[dict[str, Any]]) -> dict[str, Any]:
     """Merge the chunk results into results, span report, quarantine list and summary."""
     from deid.chunks import write_outputs as write
 
     return write(work_dir, out_dir, rejected).to_dict()
+
+
+@task(name="discard-input-copies", cache_policy=NO_CACHE)
+def discard_inputs(work_dir: str) -> list[str]:
+    """The run succeeded: remove the clear copies of the inputs from the work dir (chunk
+    files, staged S3 input); the anonymized chunk results stay for a resuming re-run."""
+    from deid.chunks import discard_inputs as discard
+
+    removed = discard(work_dir)
+    get_run_logger().info("removed the input copies of the work dir: %s", removed or "none")
+    return removed
 
 
 @task(name="upload-outputs", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30])
@@ -204,20 +227,24 @@ def anonymize(
     ``operator`` remove | label | pseudonymize (key from $DEID_SECRET) | mask, default the
     pipeline's. The local copy of the outputs (``output`` itself, or ``dvc_path`` in the
     project for an S3 output) is DVC-tracked and pushed unless ``track`` is off."""
-    from deid import s3
+    from deid import registry, s3
     from deid.batch import run_settings
+    from deid.model_store import is_model_uri
     from deid.operators import check_operator
 
     check_operator(operator)  # an unknown one fails here, before any input is read
     if operator == "pseudonymize" and not os.environ.get(SECRET_ENV):
         raise ValueError(f"pseudonymize needs a secret key in ${SECRET_ENV}")
+    uri = tracking_uri_for(project_dir, tracking_uri)
+    if is_model_uri(model_uri):
+        registry.check_tracking_uri(uri)  # a missing store or a server that is down: fail now
     durations = Durations()
     work = work_dir_for(project_dir, output)
     out_dir = in_project(project_dir, dvc_path) if s3.is_s3(output) else Path(output).resolve()
     with durations.step("stage input"):
         source = stage_input(input, str(work))
     with durations.step("resolve model"):
-        model = resolve_model(model_uri, tracking_uri_for(project_dir, tracking_uri))
+        model = resolve_model(model_uri, uri)
     with durations.step("plan chunks"):
         settings = run_settings(operator, model["dir"])
         plan = plan_chunks(source, str(work), chunk_size, input, settings)
@@ -227,7 +254,7 @@ def anonymize(
     chunks: list[dict[str, Any]] = []
     with durations.step("anonymize"):
         for i, chunk in enumerate(plan["chunks"], 1):
-            chunks.append(anonymize_chunk(chunk, str(work), model["dir"], operator))
+            chunks.append(anonymize_chunk(chunk, str(work), model["dir"], operator, model["lineage"]))
             update_progress_artifact(progress, 100.0 * i / len(plan["chunks"]))
     update_progress_artifact(progress, 100.0)
     with durations.step("write outputs"):
@@ -242,6 +269,7 @@ def anonymize(
             tracked = track_output(project_dir, str(out_dir), dvc_remote, commit)
     elif track:
         get_run_logger().warning("output %s is outside the DVC project: not tracked", out_dir)
+    discard_inputs(str(work))
     create_markdown_artifact(
         summary_markdown(input, output, model, plan, chunks, outputs, tracked, durations),
         key="anonymize-summary", description="counts, labels, quarantine, output version",

@@ -90,26 +90,27 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     os.environ.update(embedded_defaults(ROOT))
 
-    from flows._common import console_logging
+    from flows._common import console_logging, prefect_session
     from flows.anonymize import anonymize
     from flows.corpus import publish_corpus
     from flows.retrain import retrain
 
     console_logging()
     project = str(ROOT)
-    _run(publish_corpus, project_dir=project, sources="data/sources", message=None)
-    trained = _run(
-        retrain, profile=args.profile, project_dir=project, eval_max_documents=args.eval_max_documents,
-        artifact_location=(ROOT / "mlartifacts").as_uri(),
-    )  # fmt: skip
-    champion = "champion" in trained["aliases"]
-    model_uri = (
-        "models:/deid-ner@champion" if champion else f"models:/deid-ner/{trained['version']}"
-    )
-    anonymized = _run(
-        anonymize, input=str(ROOT / DECISIONS), output=str(ROOT / OUTPUT), model_uri=model_uri,
-        operator=args.operator, project_dir=project,
-    )  # fmt: skip
+    with prefect_session():  # the temporary Prefect server stops with this job, even on kill -9
+        _run(publish_corpus, project_dir=project, sources="data/sources", message=None)
+        trained = _run(
+            retrain, profile=args.profile, project_dir=project, eval_max_documents=args.eval_max_documents,
+            artifact_location=(ROOT / "mlartifacts").as_uri(),
+        )  # fmt: skip
+        champion = "champion" in trained["aliases"]
+        model_uri = (
+            "models:/deid-ner@champion" if champion else f"models:/deid-ner/{trained['version']}"
+        )
+        anonymized = _run(
+            anonymize, input=str(ROOT / DECISIONS), output=str(ROOT / OUTPUT), model_uri=model_uri,
+            operator=args.operator, project_dir=project,
+        )  # fmt: skip
     print(where_to_look(ROOT, trained, anonymized, model_uri))
 
 

@@ -104,3 +104,85 @@ def test_nothing_left_to_do_plans_no_chunk(inbox: Path, tmp_path: Path) -> None:
 def test_chunk_size_must_be_positive(inbox: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="chunk_size"):
         chunks.plan_chunks(inbox, tmp_path, 0)
+
+
+# --- issue 18: records that cannot be planned, duplicates, clear copies, lineage ----------------
+
+
+def test_a_record_that_cannot_be_written_is_quarantined_and_the_rest_goes_on(tmp_path: Path) -> None:
+    """A lone surrogate (``\\ud800``) is valid JSON but not UTF-8: writing its chunk failed the
+    whole plan with a UnicodeEncodeError whose repr (in Prefect's log) held the whole line.
+    Now that record is quarantined (by hash, never text) and the others are planned."""
+    texts = [read_source(rel) for rel in DECISIONS]
+    broken = texts[1][:300] + "\ud800" + texts[1][300:2000]
+    lines = [{"id": "a", "text": texts[0]}, {"id": "b", "text": broken}, {"id": "c", "text": texts[2]}]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    plan = chunks.plan_chunks(source, tmp_path / "work", 8)
+    assert plan.documents == 2 and len(plan.chunks) == 1
+    assert [r["id"] for r in read_jsonl(plan.chunks[0])] == ["a", "c"]
+    (row,) = plan.rejected
+    assert row.get("id") == "b" and row["reason"]
+    assert texts[1][:60] not in json.dumps(plan.rejected, ensure_ascii=False)
+
+
+def test_a_duplicate_id_is_quarantined_with_a_reason_not_merged(tmp_path: Path) -> None:
+    """Two records with one id used to be merged silently (the second never anonymized)."""
+    texts = [read_source(rel) for rel in DECISIONS]
+    lines = [{"id": "a", "text": texts[0]}, {"id": "b", "text": texts[1]}, {"id": "a", "text": texts[2]}]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    work, out = tmp_path / "work", tmp_path / "out"
+    plan = chunks.plan_chunks(source, work, 8, location="s3://in/docs.jsonl")
+    assert plan.documents == 2
+    assert [(r["input"], r["id"], r["reason"]) for r in plan.rejected] == [
+        ("s3://in/docs.jsonl", "a", chunks.DUPLICATE_ID)
+    ]
+    for chunk in plan.chunks:
+        results, quarantine = chunks.chunk_paths(chunk, work)
+        run_batch(chunk, results, process, quarantine=quarantine, show_progress=False)
+    outputs = chunks.write_outputs(work, out, plan.rejected)
+    assert (outputs.documents, outputs.quarantined) == (2, 1)
+    again = chunks.plan_chunks(source, work, 8)  # a re-run: the first 'a' is done, the second
+    assert (again.already_done, again.chunks, len(again.rejected)) == (2, [], 1)  # still refused
+
+
+def test_a_finished_run_keeps_no_clear_copy_of_its_inputs(inbox: Path, tmp_path: Path) -> None:
+    """The chunk files are the decisions in clear text: gone once the outputs are written;
+    the (anonymized) chunk results stay, so a re-run still resumes."""
+    work = tmp_path / "work"
+    (work / chunks.INPUT_DIR).mkdir(parents=True)  # a staged S3 input
+    (work / chunks.INPUT_DIR / "x.txt").write_text(read_source(DECISIONS[0]), encoding="utf-8")
+    run_all(inbox, work, tmp_path / "out")
+    assert list((work / chunks.CHUNK_DIR).glob("*.jsonl"))
+    assert chunks.discard_inputs(work) == [chunks.CHUNK_DIR, chunks.INPUT_DIR]
+    left = [p for p in work.rglob("*") if p.is_file()]
+    assert left and all(p.parent.name == chunks.RESULT_DIR for p in left)
+    texts = [read_source(rel) for rel in DECISIONS]
+    assert not any(t in p.read_text(encoding="utf-8") for p in left for t in texts)
+    plan, outputs = run_all(inbox, work, tmp_path / "out")
+    assert (plan.already_done, plan.chunks, outputs.documents) == (3, [], 3)
+
+
+def test_results_carry_the_lineage_of_each_record(inbox: Path, tmp_path: Path) -> None:
+    import hashlib
+
+    lineage = {"model": {"uri": "models:/deid-ner@champion", "name": "deid-ner", "version": "7",
+                         "alias": "champion"}, "pipeline_sha256": "ab" * 32,
+               "components": {"deid": "0.1.0"}, "git_commit": "c" * 40}  # fmt: skip
+    work, out = tmp_path / "work", tmp_path / "out"
+    plan = chunks.plan_chunks(inbox, work, 2)
+    for chunk in plan.chunks:
+        results, quarantine = chunks.chunk_paths(chunk, work)
+
+        def with_lineage(doc: Document) -> dict:
+            return chunks.output_record(doc, {"id": doc.id, "text": "x", "spans": []}, lineage)
+
+        run_batch(chunk, results, with_lineage, quarantine=quarantine, show_progress=False)
+    chunks.write_outputs(work, out, plan.rejected)
+    texts = {Path(r).name.removesuffix(".txt.xz"): read_source(r) for r in DECISIONS}
+    rows = list(read_jsonl(out / chunks.RESULTS))
+    assert [set(r) for r in rows] == [{"id", "text", "lineage"}] * 3
+    for row in rows:
+        digest = hashlib.sha256(texts[row["id"]].encode("utf-8")).hexdigest()
+        assert row["lineage"] == lineage | {"input_sha256": digest}

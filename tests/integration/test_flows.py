@@ -18,9 +18,11 @@ deterministic: (a) needs recall ≥ 0.05 and gets it, (b) has recall 0.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import lzma
 import re
+import socket
 import uuid
 from pathlib import Path
 from typing import Any
@@ -268,6 +270,27 @@ def test_anonymize_from_s3_to_s3(
     assert all(q["input"].startswith(inbox["input"]) for q in quarantine)
     # the re-run resumes: nothing is anonymized twice, the output stays complete
     assert (again["processed"], again["already_done"], again["documents"]) == (0, 3, 3)
+    # every record names what made it (issue 18, item 5)
+    version = first["model_version"]
+    for row in results:
+        lineage = row["lineage"]
+        assert (lineage["model"]["version"], lineage["model"]["alias"]) == (version, "champion")
+        digest = hashlib.sha256(inbox["texts"][row["id"]].encode("utf-8")).hexdigest()
+        assert lineage["input_sha256"] == digest and len(lineage["pipeline_sha256"]) == 64
+        assert lineage["components"]["deid"] and lineage["git_commit"]
+
+
+def test_a_finished_anonymize_run_keeps_no_clear_copy_of_its_inputs(
+    project: Path, inbox: dict[str, Any], anonymized: list[FlowRun]
+) -> None:
+    """The work dir held the staged S3 input and chunk files (the decisions in clear text)
+    after success; only the anonymized chunk results (for a resuming re-run) stay."""
+    work = project / "data" / "work" / "anonymize"
+    left = [p for p in work.rglob("*") if p.is_file()]
+    assert left and not [p for p in left if {"chunks", "input"} & set(p.relative_to(work).parts)]
+    assert any(p.parent.name == "results" for p in left)
+    contents = [p.read_text(encoding="utf-8") for p in left]
+    assert not any(text in c for c in contents for text in inbox["texts"].values())
 
 
 def test_anonymize_output_is_versioned_on_the_s3_remote(
@@ -291,17 +314,75 @@ def test_anonymize_progress_and_summary_artifacts(
     assert flow_run(stack_env, anonymized[1])["state_type"] == "COMPLETED"
 
 
+@pytest.fixture(scope="module")
+def jsonl_run(
+    stack_env: Stack, project: Path, retrained: FlowRun, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    """A JSONL batch with a record that repeats an id, a record with a lone surrogate and a
+    record whose text is not a string, beside two good ones (real gold documents)."""
+    folder = tmp_path_factory.mktemp("jsonl")
+    good = gold_docs(project, 2)[-2:]
+    records = [{"id": "one", "text": good[0].text}, {"id": "two", "text": good[1].text},
+               {"id": "one", "text": good[1].text[:500]},
+               {"id": "three", "text": good[0].text[:400] + "\ud800" + good[0].text[400:900]},
+               {"id": "four", "text": ["not", "a", "string"]}]  # fmt: skip
+    source = folder / "batch.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    run = stack_env.run_flow("anonymize", "--input", str(source), "--output", str(folder / "out"),
+                             "--project-dir", str(project), "--no-track", cwd=project)  # fmt: skip
+    return {"run": run, "out": folder / "out", "texts": [d.text for d in good], "docs": good}
+
+
+def test_bad_jsonl_records_are_quarantined_and_the_batch_completes(
+    stack_env: Stack, jsonl_run: dict[str, Any]
+) -> None:
+    """One such record used to fail the whole flow, with the JSON line (the decision's text)
+    in the exception message, the console and Prefect's log table; a duplicate id was merged."""
+    result = jsonl_run["run"].result
+    assert (result["documents"], result["processed"], result["quarantined"]) == (2, 2, 3)
+    rows = [json.loads(line) for line in (jsonl_run["out"] / "quarantine.jsonl").read_text().splitlines()]
+    assert sorted(r["id"] for r in rows) == ["four", "one", "three"]
+    assert all(r["reason"] for r in rows)
+    assert flow_run(stack_env, jsonl_run["run"])["state_type"] == "COMPLETED"
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_wrong_tracking_store_fails_the_flow_at_once_in_one_line(
+    stack_env: Stack, project: Path, inbox: dict[str, Any], tmp_path: Path
+) -> None:
+    """A missing sqlite file used to be created empty (then: model not found); a server that
+    is down took 793 s of retries before the flow failed."""
+    common = ["--input", inbox["input"], "--output", str(tmp_path / "out"), "--project-dir", str(project),
+              "--no-track"]  # fmt: skip
+    missing = tmp_path / "nowhere" / "mlflow.db"
+    for uri, says in ((f"sqlite:///{missing}", "no MLflow store at"),
+                      (f"http://127.0.0.1:{_closed_port()}", "does not answer")):  # fmt: skip
+        run = stack_env.run_flow("anonymize", *common, "--tracking-uri", uri, cwd=project, expect_ok=False)
+        assert run.returncode == 1 and run.report["state"] == "FAILED"
+        assert says in run.report["message"] and "\n" not in run.report["message"]
+    assert not missing.parent.exists()
+
+
 # --- manual registry moves ------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def moved(stack_env: Stack, project: Path, retrained: FlowRun, worse: FlowRun) -> list[FlowRun]:
-    """A reviewer promotes the rejected version by hand, rolls back, then tries without reason."""
+    """A reviewer tries to promote the rejected version by hand, does it with the override,
+    rolls back, then tries without reason."""
     run = stack_env.run_flow
     common = ("--by", "tests", "--project-dir", str(project))
     version = worse.result["version"]
     return [
-        run("registry", "promote", "--version", version, "--reason", "manual path check", *common, cwd=project),
+        run("registry", "promote", "--version", version, "--reason", "manual path check", *common, cwd=project,
+            expect_ok=False),
+        run("registry", "promote", "--version", version, "--reason", "manual path check", "--override-gate", *common,
+            cwd=project),
         run("registry", "rollback", "--reason", "back to the gated champion", *common, cwd=project),
         run("registry", "rollback", "--reason", " ", *common, cwd=project, expect_ok=False),
     ]  # fmt: skip
@@ -310,8 +391,9 @@ def moved(stack_env: Stack, project: Path, retrained: FlowRun, worse: FlowRun) -
 def test_promote_and_rollback_flows_need_a_reason_and_record_it(
     stack_env: Stack, retrained: FlowRun, worse: FlowRun, moved: list[FlowRun]
 ) -> None:
-    promoted, rolled_back, without_reason = moved
+    refused, promoted, rolled_back, without_reason = moved
     champion, other = retrained.result["version"], worse.result["version"]
+    assert refused.returncode == 1 and "rejected by the gate" in refused.report["message"]
     assert (promoted.result["champion"], promoted.result["previous_champion"]) == (other, champion)
     assert rolled_back.result["champion"] == champion
     client = registry.get_client(stack_env.cfg.mlflow_url)
@@ -319,9 +401,13 @@ def test_promote_and_rollback_flows_need_a_reason_and_record_it(
     assert registry.alias_version(client, registry.PREVIOUS_CHAMPION) is None
     tags = client.get_model_version(registry.MODEL_NAME, other).tags
     assert (tags["promote.by"], tags["promote.reason"]) == ("tests", "manual path check")
+    assert tags["promote.override_gate"] == "true"
     assert tags["rolled_back.reason"] == "back to the gated champion"
     change = artifacts(stack_env, promoted)["registry-change"]["data"]
     assert f"| champion | {champion} | {other} |" in change
+    assert "| promote | " in change and "| yes | manual path check |" in change  # alias history
+    history = artifacts(stack_env, rolled_back)["registry-change"]["data"]
+    assert "| rollback | " in history and "| promote | " in history and "| gate-promote | " in history
     assert without_reason.returncode == 1 and without_reason.report["state"] == "FAILED"
     assert "reason is required" in without_reason.report["message"]
 
@@ -373,13 +459,15 @@ def test_no_sensitive_text_outside_the_documents(
     worse: FlowRun,
     anonymized: list[FlowRun],
     inbox: dict[str, Any],
+    jsonl_run: dict[str, Any],
     tmp_path: Path,
 ) -> None:
     runs = list(stack_env.runs)  # every flow run of this session so far, failed ones too
-    assert {retrained.id, worse.id, *(r.id for r in anonymized)} <= {r.id for r in runs}
+    assert {retrained.id, worse.id, jsonl_run["run"].id, *(r.id for r in anonymized)} <= {r.id for r in runs}
     evaluated = gold_docs(project, EVAL_DOCS)
     needles = sensitive_strings(
-        evaluated + inbox["gold"], [d.text for d in evaluated] + list(inbox["texts"].values())
+        evaluated + inbox["gold"] + jsonl_run["docs"],
+        [d.text for d in evaluated] + list(inbox["texts"].values()) + jsonl_run["texts"],
     )
     assert len(needles) > 50  # names from the gold sets and lines from every input
     haystacks = {
