@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from deid.budget import Deadline, DocumentBudget
 from deid.consistency import propagate
 from deid.io import LfView
 from deid.ner import InferenceConfig, TokenClassifier
@@ -48,6 +49,13 @@ class PipelineConfig:
     consistency_min_share: float = 0.25  # … and only strings found in a quarter of their mentions
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     operator: str = "label"
+    # per document (deid.budget; 0: no limit); a document over it is quarantined with the reason
+    max_characters: int = 5_000_000  # the largest bundled decision has 165,181
+    max_tokens: int = 1_000_000  # words and punctuation marks; decisions have ~5.8 characters per one
+    max_seconds: float = 900.0  # last resort, checked between layers: a busy machine may hit it
+
+    def budget(self) -> DocumentBudget:
+        return DocumentBudget(self.max_characters, self.max_tokens, self.max_seconds)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -115,12 +123,19 @@ class Pipeline:
         self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None
     ) -> list[list[Span]]:
         """Spans per text; ``model_spans`` (from :meth:`model_spans`) skips the model run, so
-        rule settings can be compared on one prediction (bench/ablation.py)."""
+        rule settings can be compared on one prediction (bench/ablation.py). A text over the
+        size budget raises :class:`deid.budget.OverBudget` before any work; the call has the
+        time budget of its texts together."""
+        budget = self.config.budget()
+        for text in texts:
+            budget.check_size(text)
+        deadline = budget.deadline(documents=len(texts))
         if model_spans is None:
             model_spans = self.model_spans(texts)
+            deadline.check("the model")
         elif len(model_spans) != len(texts):
             raise ValueError(f"{len(model_spans)} model predictions for {len(texts)} texts")
-        return [self.finish(text, spans) for text, spans in zip(texts, model_spans)]
+        return [self.finish(text, spans, deadline) for text, spans in zip(texts, model_spans)]
 
     def analyze(self, text: str) -> list[Span]:
         """Spans of ``text``, found on its ``"\\n"`` line-end view (what rules and model were
@@ -128,12 +143,16 @@ class Pipeline:
         view = LfView.of(text)
         return view.to_original(self.analyze_many([view.text])[0])
 
-    def finish(self, text: str, model_spans: list[Span]) -> list[Span]:
-        """The rule layers on the model's spans of ``text``, each behind its config switch."""
+    def finish(self, text: str, model_spans: list[Span], deadline: Deadline | None = None) -> list[Span]:
+        """The rule layers on the model's spans of ``text``, each behind its config switch
+        (``deadline``: checked after each layer)."""
+        deadline = deadline or Deadline(0)
         rule_spans = analyze_all(text, self.recognizers) if self.recognizers else []
+        deadline.check("the recognizers")
         spans = merge_spans(model_spans, rule_spans)
         zones = keep_zones(text, self.config.policy) if self.config.use_keep_zones else []
         spans = apply_policy(text, spans, self.config.policy, zones)
+        deadline.check("the policy")
         if self.config.consistency:
             spans = propagate(
                 text, spans, blocked=zones,

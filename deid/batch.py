@@ -22,6 +22,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from deid.budget import OverBudget
 from deid.io import (
     DEFAULT_MAX_BYTES,
     Rejected,
@@ -201,7 +202,9 @@ def run_batch(
                 record = process(item)
             except Exception as exc:  # one document must never stop the batch
                 summary.failed += 1
-                reason = f"processing failed: {type(exc).__name__}"
+                reason = (  # a budget's message is safe (counts, limits) and says what to do
+                    str(exc) if isinstance(exc, OverBudget) else f"processing failed: {type(exc).__name__}"
+                )
                 summary.reasons[reason] = summary.reasons.get(reason, 0) + 1
                 rejected.append(
                     {"id": item.id, "path": item.source, "reason": reason, "sha256": text_hash(item.text)}

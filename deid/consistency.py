@@ -4,7 +4,9 @@ sensitive everywhere in the document, including surname-only mentions of a perso
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+from itertools import accumulate
 
 from deid.lexicon import is_ordinary_word, known_name
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
@@ -69,9 +71,9 @@ def propagate(
     error than 44 misses. A name found in full ("Anton Müller") spreads its surname anyway.
     """
     spans = sorted(spans)
-    found_at = [(s.start, s.end) for s in spans]
-    blocked_at = [(b.start, b.end) for b in blocked]
-    taken = found_at + blocked_at
+    found_at = _Ranges((s.start, s.end) for s in spans)
+    blocked_at = _Ranges((b.start, b.end) for b in blocked)
+    added_at = bytearray(len(text))  # 1 where a span was added (they never overlap)
     found: dict[str, tuple[str, float]] = {}
     in_full: set[str] = set()  # variants of a span of several words
     for s in spans:
@@ -89,20 +91,64 @@ def propagate(
             if v not in found or found[v][1] < score:
                 found[v] = (s.label, score)
     added: list[Span] = []
+    words = _WordIndex(text, found)
     for v, (label, score) in sorted(found.items(), key=lambda kv: -len(kv[0])):
-        mentions = [
-            m for m in re.finditer(rf"(?<![\wäöüß]){re.escape(v)}(?![\wäöüß])", text)
-            if not _overlaps(m, blocked_at)
-        ]  # fmt: skip
-        if v not in in_full and sum(_overlaps(m, found_at) for m in mentions) < min_share * len(mentions):
+        mentions = [(a, b) for a, b in words.mentions(v) if not blocked_at.overlaps(a, b)]
+        if v not in in_full and sum(found_at.overlaps(a, b) for a, b in mentions) < min_share * len(mentions):
             continue
-        for m in mentions:
-            if _overlaps(m, taken):
+        for a, b in mentions:
+            if found_at.overlaps(a, b) or added_at.find(1, a, b) >= 0:  # mentions skip blocked
                 continue
-            added.append(Span(m.start(), m.end(), label, round(score * 0.95, 4), "consistency"))
-            taken.append((m.start(), m.end()))
+            added.append(Span(a, b, label, round(score * 0.95, 4), "consistency"))
+            added_at[a:b] = b"\x01" * (b - a)
     return sorted(spans + added)
 
 
-def _overlaps(match: re.Match[str], ranges: list[tuple[int, int]]) -> bool:
-    return any(a < match.end() and match.start() < b for a, b in ranges)
+class _Ranges:
+    """Fixed character ranges that answer "does any of you overlap ``[start, end)``?" in
+    O(log n): a scan of every range per mention made long documents quadratic."""
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(ranges)
+        self.starts = [a for a, _ in ordered]
+        self.reach = list(accumulate((b for _, b in ordered), max))  # furthest end so far
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect_left(self.starts, end)  # the ranges that start before ``end``
+        return i > 0 and self.reach[i - 1] > start
+
+
+_WORD_RUN = re.compile(r"\w+")  # the characters the mention boundaries below exclude
+
+
+class _WordIndex:
+    """Where each variant occurs as a whole word, from one pass over the text that records
+    the positions of the variants' first words (one regex scan of the whole text per variant
+    made long documents quadratic)."""
+
+    def __init__(self, text: str, variants: Iterable[str]) -> None:
+        self.text = text
+        firsts = {m.group() for v in variants if (m := _WORD_RUN.match(v))}
+        self.at: dict[str, list[int]] = {}
+        if firsts:
+            for m in _WORD_RUN.finditer(text):
+                if m.group() in firsts:
+                    self.at.setdefault(m.group(), []).append(m.start())
+
+    def mentions(self, variant: str) -> Iterator[tuple[int, int]]:
+        """``(start, end)`` of every non-overlapping whole-word occurrence, in order: what
+        ``re.finditer`` with ``(?<![\\wäöüß])`` … ``(?![\\wäöüß])`` around it yields."""
+        first = _WORD_RUN.match(variant)
+        if first is None:  # starts with punctuation: rare, scan for it
+            pattern = rf"(?<![\wäöüß]){re.escape(variant)}(?![\wäöüß])"
+            yield from (m.span() for m in re.finditer(pattern, self.text))
+            return
+        text, last_end = self.text, 0
+        for start in self.at.get(first.group(), ()):
+            end = start + len(variant)
+            if start < last_end or not text.startswith(variant, start):
+                continue
+            if end < len(text) and _WORD_RUN.match(text, end):
+                continue
+            last_end = end
+            yield start, end

@@ -24,7 +24,9 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, wraps
+from operator import itemgetter
+from typing import TypeVar
 
 from deid.lexicon import LEX_UNKNOWN, is_common_noun, lexical_class
 from deid.lexicon import N_CLASSES as N_LEX_CLASSES
@@ -47,6 +49,31 @@ _NAME_HEADS = frozenset(
 )
 _LINKS = ("s", "es", "n", "en", "e", "")
 _MIN_PART = 4  # shorter fragments ("ver", "sen") are frequent in wordfreq but not words
+# A "word" longer than this is no word a name or compound test can say anything about (the
+# longest in the bundled corpora has 78 characters): it counts as rare, shapeless and no
+# compound, unlooked-at and uncached. The shape and compound tests are quadratic in a word's
+# length and their caches keep every word they saw: a 1 MB token would take hours and a
+# document of many long tokens gigabytes.
+MAX_WORD_CHARS = 100
+_T = TypeVar("_T")
+
+
+def _per_word(long_word: _T) -> Callable[[Callable[[str], _T]], Callable[[str], _T]]:
+    """A cached function of one word that answers ``long_word`` for words longer than
+    :data:`MAX_WORD_CHARS` without calling it (nor caching them)."""
+
+    def wrap(fn: Callable[[str], _T]) -> Callable[[str], _T]:
+        cached = lru_cache(maxsize=200_000)(fn)
+
+        @wraps(fn)
+        def call(word: str) -> _T:
+            return long_word if len(word) > MAX_WORD_CHARS else cached(word)
+
+        call.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        return call
+
+    return wrap
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +83,7 @@ def _frequencies() -> dict[str, float]:
     return get_frequency_dict("de")
 
 
-@lru_cache(maxsize=200_000)
+@_per_word(0.0)
 def _zipf(word: str) -> float:
     """wordfreq's Zipf value (its tokenizer joins hyphenated words, folds "ß")."""
     from wordfreq import zipf_frequency
@@ -90,7 +117,7 @@ def _modifier(part: str, depth: int = 0) -> bool:
     return False
 
 
-@lru_cache(maxsize=200_000)
+@_per_word(SHAPE_NONE)
 def word_shape(word: str) -> int:
     """What the form of a capitalized word says: a role, a derived noun or a compound of
     common words (none of which a name usually is)."""
@@ -135,7 +162,7 @@ def _v3(word: str) -> int:
     return 1 + (_v2(word) - 1) * N_LEX_CLASSES + lexical_class(word)  # lower case: unknown
 
 
-@lru_cache(maxsize=200_000)
+@_per_word(False)
 def noun_compound(word: str) -> bool:
     """A capitalized word Wiktionary does not know that ends in one of its ordinary nouns
     ("Tatopfer" = "Tat" + "Opfer", "Freienstatut"), the head not a surname or place head
@@ -154,7 +181,7 @@ _ONE_WORD = re.compile(r"[^\W\d_]+")
 _SURNAME_ENDINGS = tuple(sorted(h for h in _NAME_HEADS if len(h) >= 5))
 
 
-@lru_cache(maxsize=200_000)
+@_per_word(False)
 def plain_compound(word: str) -> bool:
     """One word built from ordinary words: a noun compound ("Erschwerniszulage",
     "Haaranalyse"), a compound of common words or a noun derivation ("Drogenanamnese",
@@ -194,6 +221,9 @@ def word_feature(word: str, feature_set: str = FEATURE_SET) -> int:
     return FEATURE_SETS[feature_set][1](word)
 
 
+_START = itemgetter(0)
+
+
 def word_bounds(text: str) -> list[tuple[int, int]]:
     """Start and end of every word of ``text`` (what :func:`token_features` looks tokens up in)."""
     return [(m.start(), m.end()) for m in _WORD.finditer(text)]
@@ -208,17 +238,17 @@ def token_features(
     """Per token (by its character offsets): the feature of the word it belongs to.
 
     ``words``: :func:`word_bounds` of ``text``, computed once per text by callers that ask for
-    many windows of one long document (a scan per window would be quadratic)."""
+    many windows of one long document. The work per call is the window's, not the text's
+    (anything per text, a scan or a list of word starts, made long documents quadratic)."""
     feature = FEATURE_SETS[feature_set][1]
     words = word_bounds(text) if words is None else words
-    starts = [s for s, _ in words]
     out: list[int] = []
     cache: dict[int, int] = {}
     for start, end in offsets:
         if end <= start:
             out.append(0)
             continue
-        i = bisect_right(starts, start) - 1
+        i = bisect_right(words, start, key=_START) - 1
         if i < 0 or words[i][1] <= start:
             out.append(0)
             continue

@@ -65,17 +65,19 @@ LITERATURE_CITATION = re.compile(
     rf"(?:\d+\.\s?Aufl\.|\bAufl\.|\bRn\.|\bRdnr\.|\bRz\.|\bRandnr\.|\b{_JOURNALS}\s(?:19|20)\d\d\b)"
 )
 # Web addresses of courts, legal databases and public bodies are sources, not parties
-# ("BVerfG, Beschluss vom 13. Juli 2017 - 1 BvR 1202/17 -, www.bverfg.de, Rn. 19").
+# ("BVerfG, Beschluss vom 13. Juli 2017 - 1 BvR 1202/17 -, www.bverfg.de, Rn. 19"). A host
+# name's labels have at most 63 characters (RFC 1035); unbounded, a long hyphenated word
+# ("Gericht-Gericht-…", 400 kB) took 90 s of backtracking.
 _PUBLIC_HOSTS = (
     r"bverfg|bundesverfassungsgericht|bundesgerichtshof|bverwg|bundesverwaltungsgericht|"
     r"bundesarbeitsgericht|bundessozialgericht|bundesfinanzhof|bundespatentgericht|juris|dejure|"
     r"gesetze-im-internet|rechtsprechung-im-internet|openjur|beck|bund|bayern|nrw|berlin|hamburg|"
     r"bremen|hessen|sachsen|sachsen-anhalt|thueringen|brandenburg|niedersachsen|saarland|rlp|"
     r"schleswig-holstein|baden-wuerttemberg|mv-regierung|europa|coe|echr|justiz|"
-    r"[\w\-]*(?:gericht|behoerde|ministerium|regierung|polizei|gesetze)[\w\-]*"
+    r"[\w\-]{0,63}(?:gericht|behoerde|ministerium|regierung|polizei|gesetze)[\w\-]{0,63}"
 )
 PUBLIC_SITE = re.compile(
-    rf"(?<![\w@.\-])(?:https?://)?(?:[\w\-]+\.)*(?:{_PUBLIC_HOSTS})\.(?:de|eu|int|org|com)(?![\w\-])[^\s]*",
+    rf"(?<![\w@.\-])(?:https?://)?(?:[\w\-]{{1,63}}\.)*(?:{_PUBLIC_HOSTS})\.(?:de|eu|int|org|com)(?![\w\-])[^\s]*",
     re.IGNORECASE,
 )
 _NAME = rf"(?:(?:Dr\.|Prof\.|von|van|de|zu)\s)*{_CAPITALIZED}"

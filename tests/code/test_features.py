@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import lzma
+import re
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
 import pytest
 from transformers import BertConfig, BertForTokenClassification
 
 from deid.features import (
     FEATURE_SET,
     FEATURE_SETS,
+    MAX_WORD_CHARS,
     SHAPE_COMPOUND,
     SHAPE_NONE,
     SHAPE_ROLE,
@@ -16,6 +24,8 @@ from deid.features import (
     token_features,
     word_feature,
     noun_compound,
+    plain_compound,
+    word_bounds,
     word_shape,
 )
 from deid.lexicon import LEX_NAME, LEX_NOUN, LEX_PROPER, LEX_UNKNOWN, is_common_noun, lexical_class
@@ -173,3 +183,92 @@ def test_v4_adds_the_compound_bit_to_v3() -> None:
     for word in ("Tatopfer", "Chintoan", "Deponie"):
         assert (word_feature(word) - 1) // 2 == word_feature(word, V3) - 1
     assert word_feature("Tatopfer") % 2 == 0 and word_feature("Chintoan") % 2 == 1  # the bit
+
+
+# --- long documents and overlong words ------------------------------------------------------
+
+_PIECES = re.compile(r"\w{1,4}|[^\w\s]")  # sub-word-like tokens: several per word, marks alone
+# sha256 of the feature ids of every token of the bundled decisions, per feature set, and of
+# the words plain_compound takes for compounds, computed on the code before long documents
+# and overlong words were made cheap: saved models were trained on exactly these ids
+_GOLDEN = {
+    V1: "472b7453a6968053c64d40958398c51a4054854b4483cf68cf22b8241ca8d682",
+    V2: "ab2c4bc395014a0b797f43ae66bbb30d073ed3512dd1e5054879107fe102de40",
+    V3: "de13276d472199d27b85e568fa2b9343a802846597cf6db21b891cc727ca4069",
+    V4: "46fddf151552b2e78906458ecb9691c1bd5f0ef9563a65115e63562a71228c8f",
+    "plain_compound": "68bf17904b9ff688b6f9ec2fbba45dc05062ff70e092c785ff27cea876aac053",
+}
+
+
+def _decisions(sources: Path) -> list[str]:
+    paths = sorted((sources / "decisions").glob("*/*.txt.xz"))
+    return [lzma.open(p, "rt", encoding="utf-8").read() for p in paths]
+
+
+def test_features_of_real_decisions_are_unchanged(sources: Path) -> None:
+    texts = _decisions(sources)
+    assert len(texts) > 100
+    digests = {}
+    for name in (V1, V2, V3, V4):
+        digest = hashlib.sha256()
+        for text in texts:
+            offsets = [m.span() for m in _PIECES.finditer(text)] + [(0, 0)]
+            digest.update(str(token_features(text, offsets, name)).encode())
+        digests[name] = digest.hexdigest()
+    digest = hashlib.sha256()
+    for text in texts:
+        words = sorted({text[s:e] for s, e in word_bounds(text)})
+        digest.update(str([w for w in words if plain_compound(w)]).encode())
+    digests["plain_compound"] = digest.hexdigest()
+    assert digests == _GOLDEN
+
+
+class _CountingWords(Sequence):
+    """Word bounds that count how often they are read."""
+
+    def __init__(self, words: list[tuple[int, int]]) -> None:
+        self.words, self.reads = words, 0
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        self.reads += 1
+        return self.words[i]
+
+
+def test_token_features_read_the_window_not_the_whole_text(sources: Path) -> None:
+    """A 2 MB decision in 128-token windows: each window's features read a few word bounds
+    per token (a bisection), not all of the text's (that made long documents quadratic)."""
+    text = "\n".join(_decisions(sources))[:2_000_000]
+    words = _CountingWords(word_bounds(text))
+    pieces = [m.span() for m in _PIECES.finditer(text)]
+    middle = len(pieces) // 2
+    window = pieces[middle : middle + 128]
+    expected = token_features(text, window, FEATURE_SET, words.words)
+    assert token_features(text, window, FEATURE_SET, words) == expected
+    assert len(words) > 200_000
+    assert words.reads <= len(window) * (2 + 2 * len(words).bit_length())
+
+
+def test_overlong_words_are_not_taken_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shape and compound tests cost the square of a word's length: a word longer than
+    any real one (a 1 MB token) is rare, shapeless and no compound without being looked at,
+    and stays out of the caches."""
+    from deid import features
+
+    rare = word_feature("Chintoan")  # a rare word Wiktionary does not know, of no shape
+    calls: Counter[str] = Counter()
+    for name in ("_inflections", "_known", "is_common_noun"):
+        real = getattr(features, name)
+        monkeypatch.setattr(features, name, lambda *a, _n=name, _f=real: calls.update([_n]) or _f(*a))
+    longest_real = "Grundstücksverkehrsgenehmigungszuständigkeitsübertragungsverordnung"
+    assert len(longest_real) <= MAX_WORD_CHARS
+    cached = word_shape.cache_info().currsize
+    for length in (MAX_WORD_CHARS + 1, 5_000, 1_000_000):
+        word = ("Abgasnormprüfstand" * (length // 18 + 1))[:length]
+        assert word_shape(word) == SHAPE_NONE
+        assert not noun_compound(word) and not plain_compound(word)
+        assert word_feature(word) == rare
+        assert calls == Counter() and word_shape.cache_info().currsize == cached
+    assert word_shape("Abgasnormenprüfstände") == SHAPE_COMPOUND and calls["_inflections"] > 0

@@ -1,0 +1,166 @@
+"""What one very large document costs: a 2 MB decision (the bundled decisions concatenated),
+the same text on a single line, a 1 MB single token, a 1 MB hyphenated word and a 20 MB text
+(over the default size budget: the row shows how fast it is refused), through the rules-only pipeline and, given
+``--model`` (a pipeline directory or MLflow URI) or ``--tiny`` (a random tiny model with word
+features, for the cost of the model's side without a trained one), a model pipeline.
+
+    python -m bench.large_document [--model PATH_OR_URI | --tiny] [--device cpu] [--threads N]
+
+Each row runs in a process of its own, so its peak RSS is its own: ``peak_rss_mb`` includes
+loading the pipeline, ``rss_loaded_mb`` is the RSS before the document. ``seconds`` is the
+document alone (the pipeline warmed up on a short decision first). Writes
+``reports/bench_large_document.json``; no document text is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+import platform
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+DECISIONS = Path("data/sources/decisions")
+REPORT = Path("reports/bench_large_document.json")
+CASES = ("decision_2mb", "single_line_2mb", "single_token_1mb", "hyphenated_word_1mb", "text_20mb")
+
+
+def _decisions() -> str:
+    paths = sorted(DECISIONS.glob("*/*.txt.xz"))
+    return "\n".join(lzma.open(p, "rt", encoding="utf-8").read() for p in paths)
+
+
+def _repeat(text: str, size: int) -> str:
+    return (text * (size // len(text) + 1))[:size]
+
+
+def document(case: str) -> str:
+    """The text of a case, built from the bundled decisions."""
+    text = _decisions()
+    if case == "decision_2mb":
+        return _repeat(text, 2_000_000)
+    if case == "single_line_2mb":
+        return _repeat(" ".join(text.split()), 2_000_000)
+    if case == "single_token_1mb":
+        return "".join(re.findall(r"[^\W\d_]+", text))[:1_000_000].capitalize()
+    if case == "hyphenated_word_1mb":
+        return "Gericht-" * 125_000
+    if case == "text_20mb":
+        return _repeat(text, 20_000_000)
+    raise ValueError(f"unknown case {case!r} ({', '.join(CASES)})")
+
+
+def _tiny_pipeline() -> Any:
+    """A random tiny model that reads word features: the model side's cost without weights."""
+    import torch
+
+    from deid.anonymize import Pipeline, PipelineConfig
+    from deid.models import ModelSpec, build_model
+    from deid.ner import TokenClassifier
+    from deid.tokenizer import train_tokenizer
+
+    torch.manual_seed(0)  # the same random weights, so the same spans, in every run
+    tokenizer = train_tokenizer([_decisions()[:300_000]], vocab_size=2000, model_max_length=512)
+    spec = ModelSpec(
+        hidden_size=64, num_layers=2, num_heads=2, intermediate_size=128, max_length=512
+    )
+    classifier = TokenClassifier(build_model(spec, tokenizer), tokenizer, device="cpu")
+    return Pipeline(classifier, PipelineConfig(max_length=512, stride=32))
+
+
+def _pipeline(kind: str, model: str | None, device: str) -> Any:
+    from deid.anonymize import PipelineConfig, build_pipeline
+
+    if kind == "rules":
+        return build_pipeline(config=PipelineConfig(use_model=False))
+    if kind == "tiny":
+        return _tiny_pipeline()
+    from deid.model_store import resolve_model
+
+    return build_pipeline(resolve_model(model), device=device)
+
+
+def _rss_mb() -> float | None:
+    """The current resident set (Linux), in MB."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return round(pages * resource.getpagesize() / 2**20, 1)
+
+
+def run_row(case: str, kind: str, model: str | None, device: str) -> dict[str, Any]:
+    """One document through one pipeline, in this process."""
+    from deid.budget import OverBudget
+    from deid.schema import Document
+
+    pipeline = _pipeline(kind, model, device)
+    pipeline.anonymize(Document("warm-up", _decisions()[:20_000]))
+    text = document(case)
+    loaded = _rss_mb()
+    start = time.perf_counter()
+    try:
+        record = pipeline.anonymize(Document(case, text))
+        outcome, spans = "anonymized", len(record["spans"])
+    except OverBudget as exc:
+        outcome, spans = f"quarantined: {exc}", None
+    seconds = time.perf_counter() - start
+    return {
+        "pipeline": kind,
+        "case": case,
+        "characters": len(text),
+        "outcome": outcome,
+        "spans": spans,
+        "seconds": round(seconds, 3),
+        "characters_per_s": round(len(text) / seconds) if spans is not None else None,
+        "rss_loaded_mb": loaded,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    model = ap.add_mutually_exclusive_group()
+    model.add_argument("--model", help="pipeline directory or MLflow model URI")
+    model.add_argument("--tiny", action="store_true", help="a random tiny model with word features")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    ap.add_argument("--cases", default=",".join(CASES))
+    ap.add_argument("--row", nargs=2, metavar=("CASE", "PIPELINE"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    if args.row:
+        print(json.dumps(run_row(*args.row, args.model, args.device)))
+        return
+    kinds = ["rules"] + (["model"] if args.model else ["tiny"] if args.tiny else [])
+    rows = []
+    for kind in kinds:
+        for case in args.cases.split(","):
+            cmd = [sys.executable, "-m", "bench.large_document", "--row", case, kind,
+                   "--device", args.device, "--threads", str(args.threads)]  # fmt: skip
+            cmd += ["--model", args.model] if args.model else []
+            done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+            print(json.dumps(rows[-1]), flush=True)
+    report = {
+        "model": args.model or ("tiny (random weights)" if args.tiny else None),
+        "device": args.device,
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "rows": rows,
+    }
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
