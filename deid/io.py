@@ -232,24 +232,13 @@ class LfView:
         return replace(span, start=start, end=span.end + bisect.bisect_left(self.dropped, span.end))
 
 
-def read_text_file(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str]:
-    """Read a plain-text decision (``.txt`` or ``.txt.xz``) with :func:`decode_text`."""
-    path = Path(path)
-    size = path.stat().st_size
-    if size > max_bytes:
-        raise InputError(f"{path}: {size} bytes exceeds the limit of {max_bytes} bytes")
-    data = lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
-    return decode_text(data, name=str(path), max_bytes=max_bytes)
-
-
 def doc_id_for(path: Path, root: Path | None = None) -> str:
-    """A document id from its file name: relative path without suffixes, '/' kept."""
+    """A document id from its file name: relative path without the suffix of its format
+    (``deid.formats``: ``.txt.xz``, ``.docx``, ``.pdf`` ...), '/' kept."""
+    from deid.formats import strip_suffix  # the registry knows the suffixes; it imports io
+
     rel = path.relative_to(root) if root is not None else Path(path.name)
-    name = str(rel)
-    for suffix in (".xz", ".txt", ".jsonl"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-    return name
+    return strip_suffix(str(rel))
 
 
 def unsafe_id(doc_id: str) -> str | None:
@@ -297,7 +286,9 @@ def tree_sha256(path: str | Path) -> str:
 def iter_input(
     source: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> Iterator[Document | Rejected]:
-    """Yield documents from a JSONL file, a ``.txt`` file or a directory of them.
+    """Yield documents from a JSONL file, a single-document file of any format the
+    registry reads (``deid.formats``: text, DOCX, PDF, HTML, court XML) or a directory of
+    them.
 
     Unreadable inputs, and every bad record of a JSONL file, are yielded as
     :class:`Rejected` so the caller can quarantine them and go on. In a directory, a symbolic
@@ -359,16 +350,14 @@ def _iter_file(path: Path, *, root: Path | None, max_bytes: int) -> Iterator[Doc
     if path.name.endswith(JSONL_SUFFIXES):
         yield from _iter_jsonl(path, max_bytes=max_bytes)
         return
+    from deid.formats import read_path  # every single-document format; it imports io
+
     try:
-        text, encoding = read_text_file(path, max_bytes=max_bytes)
+        yield read_path(path, doc_id_for(path, root), max_bytes=max_bytes)
     except InputError as exc:
-        yield _reject(path, str(exc).split(": ", 1)[-1])
-        return
-    except (OSError, lzma.LZMAError) as exc:
+        yield _reject(path, str(exc).removeprefix(f"{path}: "))
+    except (OSError, EOFError, lzma.LZMAError) as exc:
         yield _reject(path, f"unreadable file: {type(exc).__name__}")
-        return
-    doc_id = doc_id_for(path, root)
-    yield Document(id=doc_id, text=text, source=str(path), meta={"encoding": encoding})
 
 
 def _iter_jsonl(path: Path, *, max_bytes: int) -> Iterator[Document | Rejected]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from deid.operators import OPERATORS
@@ -36,11 +36,18 @@ class OperatorConfig:
 class AnonymizedText:
     """The new text; ``spans`` the neutralized spans at their offsets in it (sorted, disjoint,
     label/score/source of the resolved input span); ``operators`` the operator name that
-    produced each of them."""
+    produced each of them; ``replaced`` the input spans they replaced (overlaps merged), at
+    their offsets in the input text, same order."""
 
     text: str
     spans: list[Span]
     operators: list[str]
+    replaced: list[Span] = field(default_factory=list)
+
+    def replacements(self) -> list[tuple[Span, str]]:
+        """``(input span, its replacement)`` pairs: what a document format's writer needs to
+        rewrite the original file (``deid.formats``) instead of the plain text."""
+        return [(old, self.text[new.start : new.end]) for old, new in zip(self.replaced, self.spans)]
 
 
 def _config(value: str | OperatorConfig, params: ParamsLike = None) -> OperatorConfig:
@@ -124,7 +131,7 @@ class DocumentAnonymizer:
         logger.debug(
             "document %s: %d spans in, %d neutralized", self.doc_id, len(spans), len(new_spans)
         )
-        return AnonymizedText(new_text, new_spans, names)
+        return AnonymizedText(new_text, new_spans, names, [span for span, _ in replacements])
 
 
 def anonymize_text(
