@@ -51,7 +51,9 @@ from pathlib import Path
 from typing import Any
 
 from deid.formats.base import DocumentFormat, Parsed, Replacement
+from deid.formats.court_xml import COURT_XML
 from deid.formats.docx import DOCX
+from deid.formats.html import HTML
 from deid.formats.text import TEXT
 from deid.io import DEFAULT_MAX_BYTES, InputError
 from deid.schema import Document, Span
@@ -72,7 +74,8 @@ class JsonlFormat(DocumentFormat):
 
 JSONL = JsonlFormat()
 
-FORMATS: dict[str, DocumentFormat] = {fmt.name: fmt for fmt in (TEXT, JSONL, DOCX)}
+# sniffed in this order when a file's name says nothing (a DOCX is a zip with one XML too)
+FORMATS: dict[str, DocumentFormat] = {fmt.name: fmt for fmt in (TEXT, JSONL, DOCX, COURT_XML, HTML)}
 COMPRESSED = ".xz"  # text and JSONL may come xz-compressed
 
 
@@ -99,7 +102,7 @@ def detect(name: str, data: bytes) -> DocumentFormat:
     (whose reader rejects binary content)."""
     fmt = by_suffix(name)
     if fmt is None:
-        fmt = next((f for f in FORMATS.values() if f.sniff(data[:4096])), TEXT)
+        fmt = next((f for f in FORMATS.values() if f.sniff(data)), TEXT)
     return fmt
 
 

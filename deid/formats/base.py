@@ -174,8 +174,8 @@ class DocumentFormat:
     def output_suffix(self) -> str:
         return self.suffixes[0]
 
-    def sniff(self, head: bytes) -> bool:
-        """Whether a file whose name says nothing starts like this format."""
+    def sniff(self, data: bytes) -> bool:
+        """Whether a file whose name says nothing is of this format (a cheap look)."""
         return False
 
     def parse(self, data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Parsed:
@@ -245,9 +245,9 @@ def parse_xml(data: bytes, name: str, what: str) -> etree._ElementTree:
 
 
 def xml_bytes(tree: etree._ElementTree) -> bytes:
-    """The tree as a file again, with its declaration's encoding and standalone flag and its
-    document type."""
+    """The tree as a file again, with its declaration's encoding, its standalone flag when
+    it says yes (lxml reads an absent flag as no) and its document type."""
     info = tree.docinfo
     return etree.tostring(
-        tree, xml_declaration=True, encoding=info.encoding or "UTF-8", standalone=info.standalone
+        tree, xml_declaration=True, encoding=info.encoding or "UTF-8", standalone=info.standalone or None
     )

@@ -59,8 +59,13 @@ class DocxFormat(DocumentFormat):
     suffixes = (".docx",)
     media_type = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
-    def sniff(self, head: bytes) -> bool:
-        return head.startswith(b"PK") and b"word/" in head
+    def sniff(self, data: bytes) -> bool:
+        if not data.startswith(b"PK"):
+            return False
+        try:
+            return "word/document.xml" in zipfile.ZipFile(io.BytesIO(data)).namelist()
+        except (zipfile.BadZipFile, ValueError, OSError):
+            return False
 
     def parse(self, data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Parsed:
         return _load(data, name, max_bytes).parsed
