@@ -54,6 +54,7 @@ from deid.formats.base import DocumentFormat, Parsed, Replacement
 from deid.formats.court_xml import COURT_XML
 from deid.formats.docx import DOCX
 from deid.formats.html import HTML
+from deid.formats.pdf import PDF
 from deid.formats.text import TEXT
 from deid.io import DEFAULT_MAX_BYTES, InputError
 from deid.schema import Document, Span
@@ -75,7 +76,7 @@ class JsonlFormat(DocumentFormat):
 JSONL = JsonlFormat()
 
 # sniffed in this order when a file's name says nothing (a DOCX is a zip with one XML too)
-FORMATS: dict[str, DocumentFormat] = {fmt.name: fmt for fmt in (TEXT, JSONL, DOCX, COURT_XML, HTML)}
+FORMATS: dict[str, DocumentFormat] = {fmt.name: fmt for fmt in (TEXT, JSONL, DOCX, COURT_XML, HTML, PDF)}
 COMPRESSED = ".xz"  # text and JSONL may come xz-compressed
 
 
