@@ -26,7 +26,7 @@ def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logg
 
 
 # One explicit list (no discovery magic): adding a command module means adding its name here.
-COMMAND_MODULES: tuple[str, ...] = ("placeholders", "corpus", "evaluate", "rewrite", "model", "registry", "check", "data")
+COMMAND_MODULES: tuple[str, ...] = ("placeholders", "corpus", "evaluate", "rewrite", "model", "registry", "check", "data", "serve")
 
 
 def _user_errors(command: Callable[..., Any]) -> Callable[..., Any]:

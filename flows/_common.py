@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-import traceback
 import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deid.errors import UserError
+from deid.errors import UserError, withheld
 from deid.io import InputError
 
 logger = logging.getLogger(__name__)
@@ -56,11 +55,7 @@ def text_free_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except SAFE_ERRORS:
             raise
         except Exception as exc:  # noqa: BLE001 - re-raised below without its message
-            frame = traceback.extract_tb(exc.__traceback__)[-1]
-            failure = TaskFailed(
-                f"{fn.__name__}: {type(exc).__name__} at {Path(frame.filename).name}:"
-                f"{frame.lineno} (message withheld: it may quote a document)"
-            )
+            failure = TaskFailed(f"{fn.__name__}: {withheld(exc)}")
         raise failure  # outside the except block: no __context__ to the original
 
     return wrapper

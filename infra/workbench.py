@@ -1,0 +1,107 @@
+"""The review workbench for tests and benchmarks: ``deid serve`` as a real uvicorn process on
+a free loopback port, and Debian's headless chromium driven by selenium.
+
+Chromium comes from Debian (``apt-get install chromium chromium-driver``; ``.ci/run``
+installs it); selenium is given the driver's path, so its manager never downloads a browser
+or driver.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from infra.stack import HOST, free_ports
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+    "--disable-default-apps", "--disable-extensions", "--window-size=1400,900",
+)  # fmt: skip
+START_TIMEOUT = 120.0  # imports and loading a pipeline on 2 busy cores
+
+
+@dataclass
+class Service:
+    """A running ``deid serve``: its base URL, process and log file (stdout and stderr)."""
+
+    url: str
+    process: subprocess.Popen
+    log: Path
+    env: dict[str, str] = field(repr=False, default_factory=dict)
+
+    def logs(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_service(
+    args: Sequence[str], *, log: Path, cwd: Path | None = None, env: Mapping[str, str] | None = None,
+    token: str | None = None,
+) -> Service:  # fmt: skip
+    """``python -m deid.cli serve ARGS --port <free>`` on loopback, started and healthy."""
+    port = free_ports(1)[0]
+    full_env = {**os.environ, **(env or {})}
+    full_env.pop("DEID_SERVE_TOKEN", None)
+    if token is not None:
+        full_env["DEID_SERVE_TOKEN"] = token
+    argv = [sys.executable, "-m", "deid.cli", "serve", *args, "--host", HOST, "--port", str(port)]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(argv, cwd=cwd, env=full_env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    service = Service(f"http://{HOST}:{port}", process, log, full_env)
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"deid serve exited with {process.returncode}:\n{service.logs()[-3000:]}")
+        try:
+            if httpx.get(f"{service.url}/health", timeout=2).status_code == 200:
+                return service
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    service.stop()
+    raise RuntimeError(f"deid serve did not answer within {START_TIMEOUT} s:\n{service.logs()[-3000:]}")
+
+
+def chromium(download_dir: Path | None = None) -> Any:
+    """A headless chromium WebDriver with a fresh profile; files it downloads land in
+    ``download_dir``."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service as DriverService
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='deid-chromium-')}")
+    if download_dir is not None:
+        options.add_experimental_option("prefs", {
+            "download.default_directory": str(download_dir), "download.prompt_for_download": False,
+            "safebrowsing.enabled": False,
+        })  # fmt: skip
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(options=options, service=DriverService(executable_path=str(CHROMEDRIVER)))
+
+
+def chromium_available() -> bool:
+    return CHROMIUM.exists() and CHROMEDRIVER.exists()
