@@ -38,6 +38,8 @@ from deid.schema import Document
 
 logger = logging.getLogger(__name__)
 
+DUPLICATE_ID = "duplicate id (an earlier record has the same id)"
+
 
 @dataclass
 class BatchSummary:
@@ -177,6 +179,7 @@ def run_batch(
     else:
         items = iter(source)
     rejected: list[dict[str, Any]] = []
+    seen: set[str] = set()
     progress = Progress(
         TextColumn(f"[bold]{description}"),
         BarColumn(),
@@ -195,6 +198,11 @@ def run_batch(
                 rejected.append(item.to_dict())
                 logger.warning("quarantined input %s (%s)", log_ref(item.path), item.reason)
                 continue
+            if item.id in seen:  # 'a.txt' and 'a.pdf' both give 'a': the first one wins
+                summary.quarantined += 1
+                _refuse(item, DUPLICATE_ID, summary, rejected)
+                continue
+            seen.add(item.id)
             if item.id in done:
                 summary.skipped_done += 1
                 continue
@@ -205,10 +213,7 @@ def run_batch(
                 reason = (  # a budget's message is safe (counts, limits) and says what to do
                     str(exc) if isinstance(exc, OverBudget) else f"processing failed: {type(exc).__name__}"
                 )
-                summary.reasons[reason] = summary.reasons.get(reason, 0) + 1
-                rejected.append(
-                    {"id": item.id, "path": item.source, "reason": reason, "sha256": text_hash(item.text)}
-                )
+                _refuse(item, reason, summary, rejected)
                 logger.error("document %s failed: %s", log_ref(item.id), type(exc).__name__)
                 continue
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -221,6 +226,12 @@ def run_batch(
     summary.seconds = time.perf_counter() - started
     logger.info("batch done: %s", json.dumps(summary.to_dict()))
     return summary
+
+
+def _refuse(item: Document, reason: str, summary: BatchSummary, rejected: list[dict[str, Any]]) -> None:
+    """A readable document that is not in the output: its quarantine row (no text)."""
+    summary.reasons[reason] = summary.reasons.get(reason, 0) + 1
+    rejected.append({"id": item.id, "path": item.source, "reason": reason, "sha256": text_hash(item.text)})
 
 
 def output_ids(path: str | Path) -> set[str]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deid.batch import completed_ids, settings_conflict
+from deid.batch import DUPLICATE_ID, completed_ids, settings_conflict
 from deid.io import Rejected, iter_input, sha256_bytes, text_hash, write_jsonl, write_text_atomic
 from deid.schema import Document
 
@@ -40,7 +40,6 @@ RESULTS, SPANS, QUARANTINE, SUMMARY = (
 CHUNK_DIR, RESULT_DIR = "chunks", "results"
 SETTINGS = "settings.json"  # what the chunk results were made with (forget_other_results)
 INPUT_DIR = "input"  # an S3 input staged below the work dir
-DUPLICATE_ID = "duplicate id (an earlier record has the same id)"
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,15 @@ def _fail(message: str) -> None:
 
 
 def anonymize_cmd(
-    input: Path = typer.Option(..., "--input", "-i", help="JSONL of documents, a directory or a .txt file."),
-    output: Path = typer.Option(..., "--output", "-o", help="OUT.jsonl, or a .txt file / directory for plain text."),
+    input: Path = typer.Option(
+        ..., "--input", "-i",
+        help="JSONL of documents, a document file (.txt, .docx, .pdf, .html, court .zip/.xml) or a directory of them.",
+    ),
+    output: Path = typer.Option(
+        ..., "--output", "-o",
+        help="OUT.jsonl; a .txt file; or a directory: each document in its own format (JSONL records as .txt) "
+        "beside the span report spans.jsonl.",
+    ),
     model: str | None = typer.Option(
         None, help="Pipeline directory or MLflow model URI. Default: models:/deid-ner@champion of the tracking store "
         "($MLFLOW_TRACKING_URI, else sqlite:///mlflow.db here)."
@@ -67,7 +74,7 @@ def anonymize_cmd(
     the environment variable DEID_SECRET."""
     from deid.anonymize import PipelineConfig, build_pipeline
     from deid.batch import SettingsChanged, run_batch, run_settings
-    from deid.io import output_path, write_text_atomic
+    from deid.io import write_text_atomic
     from deid.lineage import for_input, run_lineage
     from deid.operators import check_operator
 
@@ -94,9 +101,10 @@ def anonymize_cmd(
     def process(doc):
         record = pipeline.anonymize(doc, operator=op, secret=secret)
         record["lineage"] = for_input(lineage, doc.text)
-        if text_out:
-            target = output if output.suffix == ".txt" else output_path(output, doc.id, ".txt")
-            write_text_atomic(target, record["text"])
+        if output.suffix == ".txt":
+            write_text_atomic(output, record["text"])
+        elif text_out:
+            _write_document(output, doc, record, op, secret)
         return record
 
     report = output.with_suffix(".spans.jsonl") if output.suffix == ".txt" else (output / "spans.jsonl" if text_out else output)
@@ -106,6 +114,23 @@ def anonymize_cmd(
     except SettingsChanged as exc:
         _fail(str(exc))
     console.print_json(json.dumps(summary.to_dict()))
+
+
+def _write_document(folder: Path, doc, record: dict, operator: str, secret: bytes | None) -> None:
+    """``folder/<id><suffix>``: a document read from a file comes back in that file's format
+    (``deid.formats``: the runs of a DOCX, the redacted pages of a PDF ...), a plain-text
+    or JSONL document as UTF-8 text."""
+    from deid import formats
+    from deid.io import output_path, write_bytes_atomic, write_text_atomic
+    from deid.schema import spans_from_dicts
+
+    fmt = formats.format_of(doc)
+    if not fmt.writes or fmt.name == "text" or doc.source is None:
+        write_text_atomic(output_path(folder, doc.id, ".txt"), record["text"])
+        return
+    data = formats.load(doc.source)
+    result = formats.anonymize(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
+    write_bytes_atomic(output_path(folder, doc.id, fmt.output_suffix), result.data)
 
 
 def _model_source(model: str | None):
