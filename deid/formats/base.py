@@ -65,6 +65,11 @@ class Layout:
     def text(self) -> str:
         return "".join(self._parts)
 
+    @property
+    def length(self) -> int:
+        """``len(self.text)`` without joining it."""
+        return self._length
+
     def ends_with(self, chars: str) -> bool:
         """Whether the text so far is empty or ends with one of ``chars``."""
         return not self._parts or self._parts[-1][-1:] in chars

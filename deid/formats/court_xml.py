@@ -103,10 +103,10 @@ def _load(data: bytes, name: str, max_bytes: int) -> _Decision:
         if child.tag in HEAD:
             _head_field(child, fields)
             continue
-        start = len(layout.text)
+        start = layout.length
         _walk(child, layout, nodes, top=True)
         layout.separator()
-        sections.append({"name": child.tag, "start": start, "end": len(layout.text)})
+        sections.append({"name": child.tag, "start": start, "end": layout.length})
     text = layout.text
     if not text.strip():
         raise InputError(f"{name}: no decision text in the XML")

@@ -100,10 +100,10 @@ def _load(data: bytes, name: str, max_bytes: int) -> _Package:
         tree = parse_xml(read_member(archive, member, name, max_bytes), name, member)
         tree.docinfo.URL = member  # which member an element's edits change
         trees[member] = tree
-        start = len(layout.text)
+        start = layout.length
         _walk(tree.getroot(), layout, nodes)
         layout.separator()
-        parts.append({"part": member, "start": start, "end": len(layout.text)})
+        parts.append({"part": member, "start": start, "end": layout.length})
     text = layout.text
     if not text.strip():
         raise InputError(f"{name}: no text in the document")

@@ -28,6 +28,8 @@ from deid.formats.base import DocumentFormat, Layout, Parsed, Replacement, apply
 from deid.io import DEFAULT_MAX_BYTES, InputError
 
 DPI = 150  # page images: sharp enough to read; about 0.2 MB per page of text
+MAX_PIXELS = 40_000_000  # a page image never larger (a poster-sized page gets fewer DPI)
+MAX_PAGES = 5000  # deterministic bounds, so no PDF can exhaust memory or time
 PAD = 1.0  # points around a character box, so no anti-aliased edge of a glyph survives
 FONT = "Helvetica"
 
@@ -98,14 +100,16 @@ def _open(data: bytes, name: str):
 
 def _read(pdf, name: str) -> _Pdf:
     """The lines of every page, as the layout of the document's text."""
+    if len(pdf) > MAX_PAGES:
+        raise InputError(f"{name}: {len(pdf)} pages exceeds the limit of {MAX_PAGES} pages")
     layout, lines, pages = Layout(), [], []
     for number in range(len(pdf)):
-        start = len(layout.text)
+        start = layout.length
         for chars, text in _page_lines(pdf, number):
             layout.add(text, len(lines))
             lines.append(_Line(number, chars, text))
             layout.add("\n")
-        pages.append([start, len(layout.text)])
+        pages.append([start, layout.length])
         layout.add("\n")
     text = layout.text
     if not text.strip():
@@ -160,8 +164,8 @@ def _write_page(pdf, number: int, lines: list[tuple[int, _Line]], edits: dict, t
     page = pdf[number]
     textpage = page.get_textpage()
     try:
-        scale = DPI / 72
         width, height = page.get_size()
+        scale = min(DPI / 72, (MAX_PIXELS / max(1.0, width * height)) ** 0.5)
         image = page.render(scale=scale, may_draw_forms=False, draw_annots=False).to_pil().convert("RGB")
         device = _Device(page, image.size)
         draw = ImageDraw.Draw(image)

@@ -127,3 +127,25 @@ def test_encrypted_broken_and_scanned_pdfs_are_quarantined(tmp_path: Path, pdf_d
         "cut.pdf": "not a valid PDF (PDFium cannot load it)",
         "scan.pdf": "no text layer (a scanned PDF? run OCR first)",
     }
+
+
+def test_page_images_have_a_pixel_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A poster-sized page is rendered at fewer DPI, never into an image over the bound."""
+    import pypdfium2.raw as pdfium_c
+
+    from deid.formats import pdf as pdf_format
+
+    buffer = io.BytesIO()
+    poster = canvas.Canvas(buffer, pagesize=(2000, 2000), invariant=1)
+    poster.setFont("Helvetica", 40)
+    poster.drawString(100, 1000, "Die Zeugin Sabine Kowalczyk sagte aus.")
+    poster.save()
+    data = buffer.getvalue()
+    doc = formats.read(data, name="poster.pdf")
+    monkeypatch.setattr(pdf_format, "MAX_PIXELS", 1_000_000)
+    out = formats.anonymize(data, doc, name_spans(doc.text), "label")
+    page = pdfium.PdfDocument(out.data)[0]
+    [image] = list(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))
+    width, height = image.get_px_size()
+    assert width * height <= 1_000_000 and width == height > 900
+    assert page.get_size() == (2000, 2000) and "Kowalczyk" not in page.get_textpage().get_text_range()
