@@ -39,11 +39,15 @@ from deid.formats.base import (
 from deid.io import DEFAULT_MAX_BYTES, InputError
 
 ROOT = "dokument"
-HEAD = frozenset(
-    "doknr ecli gertyp gerort gericht spruchkoerper entsch-datum aktenzeichen doktyp norm "
-    "vorinstanz region mitwirkung identifier coverage language publisher accessRights".split()
-)
-BLOCKS = frozenset("p br div dl dt dd table tr td th li ul ol h1 h2 h3 h4 h5 h6 body".split())
+HEAD = frozenset({
+    "doknr", "ecli", "gertyp", "gerort", "gericht", "spruchkoerper", "entsch-datum",
+    "aktenzeichen", "doktyp", "norm", "vorinstanz", "region", "mitwirkung", "identifier",
+    "coverage", "language", "publisher", "accessRights"
+})  # fmt: skip
+BLOCKS = frozenset({
+    "p", "br", "div", "dl", "dt", "dd", "table", "tr", "td", "th", "li", "ul", "ol", "h1",
+    "h2", "h3", "h4", "h5", "h6", "body"
+})  # fmt: skip
 _NAMED_ENTITY = re.compile(rb"&([A-Za-z][A-Za-z0-9]*);")
 _XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
 
@@ -67,13 +71,19 @@ class CourtXmlFormat(DocumentFormat):
                 names = zipfile.ZipFile(io.BytesIO(data)).namelist()
             except (zipfile.BadZipFile, ValueError, OSError):
                 return False
-            return sum(n.lower().endswith(".xml") for n in names) == 1 and not any(n.startswith("word/") for n in names)
-        return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml") and b"<dokument" in data[:4096]
+            return sum(n.lower().endswith(".xml") for n in names) == 1 and not any(
+                n.startswith("word/") for n in names
+            )
+        return (
+            data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml") and b"<dokument" in data[:4096]
+        )
 
     def parse(self, data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Parsed:
         return _load(data, name, max_bytes).parsed
 
-    def write(self, data: bytes, replacements: Sequence[Replacement], max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    def write(
+        self, data: bytes, replacements: Sequence[Replacement], max_bytes: int = DEFAULT_MAX_BYTES
+    ) -> bytes:
         decision = _load(data, "<court xml>", max_bytes)
         layout = decision.parsed.layout
         for key, edits in plan_edits(layout, len(decision.parsed.text), replacements).items():
@@ -89,13 +99,17 @@ def _load(data: bytes, name: str, max_bytes: int) -> _Decision:
         archive = open_zip(data, name, "decision archive")
         xml_members = [n for n in archive.namelist() if n.lower().endswith(".xml")]
         if len(xml_members) != 1:
-            raise InputError(f"{name}: the archive holds {len(xml_members)} XML files; a decision archive holds one")
+            raise InputError(
+                f"{name}: the archive holds {len(xml_members)} XML files; a decision archive holds one"
+            )
         member = xml_members[0]
         data = read_member(archive, member, name, max_bytes)
     tree = _parse(data, name)
     root = tree.getroot()
     if root.tag != ROOT:
-        raise InputError(f"{name}: not a court decision XML (root element {str(root.tag)[:40]!r}, expected {ROOT!r})")
+        raise InputError(
+            f"{name}: not a court decision XML (root element {str(root.tag)[:40]!r}, expected {ROOT!r})"
+        )
     layout, nodes, fields, sections = Layout(), [], {}, []
     for child in root:
         if not isinstance(child.tag, str):
@@ -139,7 +153,9 @@ def _head_field(element: etree._Element, fields: dict) -> None:
     value = " ".join("".join(element.itertext()).split())
     if element.tag in fields:
         previous = fields[element.tag]
-        fields[element.tag] = [*previous, value] if isinstance(previous, list) else [previous, value]
+        fields[element.tag] = (
+            [*previous, value] if isinstance(previous, list) else [previous, value]
+        )
     else:
         fields[element.tag] = value
 

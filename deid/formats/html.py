@@ -16,15 +16,24 @@ import html
 from collections.abc import Sequence
 from html.parser import HTMLParser
 
-from deid.formats.base import DocumentFormat, Edit, Layout, Parsed, Replacement, apply_edits, plan_edits
+from deid.formats.base import (
+    DocumentFormat,
+    Edit,
+    Layout,
+    Parsed,
+    Replacement,
+    apply_edits,
+    plan_edits,
+)
 from deid.io import DEFAULT_MAX_BYTES, InputError, decode_text
 
 SKIPPED = frozenset({"script", "style"})
-BLOCKS = frozenset(
-    "address article aside blockquote body br caption dd div dl dt figcaption figure footer form "
-    "h1 h2 h3 h4 h5 h6 head header hr html li main nav ol p pre section table tbody td th thead "
-    "title tr ul".split()
-)
+BLOCKS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "div", "dl",
+    "dt", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+    "head", "header", "hr", "html", "li", "main", "nav", "ol", "p", "pre", "section",
+    "table", "tbody", "td", "th", "thead", "title", "tr", "ul"
+})  # fmt: skip
 SOURCE = 0  # the one file place of an HTML layout: the decoded source
 
 
@@ -111,7 +120,9 @@ class HtmlFormat(DocumentFormat):
             raise InputError(f"{name}: no text in the page")
         return Parsed(text, {"format": self.name, "encoding": codec}, reader.layout)
 
-    def write(self, data: bytes, replacements: Sequence[Replacement], max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    def write(
+        self, data: bytes, replacements: Sequence[Replacement], max_bytes: int = DEFAULT_MAX_BYTES
+    ) -> bytes:
         """The source with the spans' text replaced and comments dropped, in the file's own
         encoding (a character it cannot hold as a character reference)."""
         source, codec, reader = _read(data, "<html>", max_bytes)

@@ -10,8 +10,8 @@ import json
 import lzma
 from pathlib import Path
 
-from typer.testing import CliRunner
 from reportlab.lib.pdfencrypt import StandardEncryption
+from typer.testing import CliRunner
 
 from deid import chunks, formats
 from deid.anonymize import PipelineConfig, build_pipeline

@@ -15,7 +15,7 @@ import pytest
 
 from deid import formats
 from deid.io import InputError, Rejected, iter_input
-from tests.code.formats_data import NAMES, decision, name_spans, paragraphs, surnames
+from tests.code.formats_data import NAMES, name_spans, paragraphs, surnames
 
 SPLIT_NAME = NAMES["Zeugin S."]
 

@@ -69,7 +69,7 @@ def test_the_redacted_pdf_holds_no_name_anywhere(pdf_data: bytes) -> None:
     out = formats.anonymize(pdf_data, doc, spans, "label")
     # not extractable: neither by PDFium nor in any (decompressed) stream of the file
     extracted = "".join(page_texts(out.data))
-    streams = [_inflate(s) for s in re.findall(rb"stream\r?\n(.*?)endstream", out.data, re.S)]
+    streams = [_inflate(s) for s in re.findall(rb"stream\r?\n(.*?)endstream", out.data, re.DOTALL)]
     for surname in surnames():
         assert surname not in extracted
         assert all(surname.encode() not in body for body in [out.data, *streams])
@@ -83,7 +83,7 @@ def test_the_redacted_pdf_holds_no_name_anywhere(pdf_data: bytes) -> None:
     assert [p.get_size() for p in original] == [p.get_size() for p in redacted]
     page, box = _first_name_box(original, doc, spans[0])
     image = redacted[page].render(scale=1).to_pil().convert("L")
-    width, height = redacted[page].get_size()
+    height = redacted[page].get_size()[1]
     left, bottom, right, top = box
     pixels = image.crop((int(left) + 1, int(height - top) + 1, int(right) - 1, int(height - bottom) - 1))
     assert pixels.getextrema()[1] < 40  # all black, no glyph edge left
