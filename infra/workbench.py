@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,9 +83,9 @@ def start_service(
     raise RuntimeError(f"deid serve did not answer within {START_TIMEOUT} s:\n{service.logs()[-3000:]}")
 
 
-def chromium(download_dir: Path | None = None) -> Any:
-    """A headless chromium WebDriver with a fresh profile; files it downloads land in
-    ``download_dir``."""
+def chromium(download_dir: Path | None = None, profile_dir: Path | None = None) -> Any:
+    """A headless chromium WebDriver with a fresh profile (``profile_dir``, else a new
+    temporary folder); files it downloads land in ``download_dir``."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service as DriverService
 
@@ -93,7 +93,8 @@ def chromium(download_dir: Path | None = None) -> Any:
     options.binary_location = str(CHROMIUM)
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='deid-chromium-')}")
+    profile = profile_dir or Path(tempfile.mkdtemp(prefix="deid-chromium-"))
+    options.add_argument(f"--user-data-dir={profile}")
     if download_dir is not None:
         options.add_experimental_option("prefs", {
             "download.default_directory": str(download_dir), "download.prompt_for_download": False,
@@ -105,3 +106,30 @@ def chromium(download_dir: Path | None = None) -> Any:
 
 def chromium_available() -> bool:
     return CHROMIUM.exists() and CHROMEDRIVER.exists()
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:
+    """Poll ``condition`` until it returns something truthy (bounded: ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise TimeoutError(f"waited {timeout:g} s for {what}")
+
+
+SELECT_TEXT = """const needle = arguments[0], doc = document.getElementById('doc');
+const walker = document.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const at = node.data.indexOf(needle);
+  if (at >= 0) { const r = document.createRange(); r.setStart(node, at); r.setEnd(node, at + needle.length);
+    const s = window.getSelection(); s.removeAllRanges(); s.addRange(r); return true; }
+}
+return false;"""
+
+
+def select_text(driver: Any, needle: str) -> None:
+    """Select the first occurrence of ``needle`` on the review page, as a mouse drag would."""
+    if not driver.execute_script(SELECT_TEXT, needle):
+        raise AssertionError("text not on the page")

@@ -52,6 +52,7 @@ function classOf(s) {
 function markFor(s) {
   const m = document.createElement("mark");
   m.className = classOf(s); m.dataset.tag = tagOf(s); m.dataset.id = s.id;
+  if (s.found) m.title = s.found;
   m.textContent = slice(s.start, s.end);
   s.el = m;
   return m;
@@ -185,7 +186,7 @@ function showSpan() {
 }
 function counts() {
   const c = { open: 0, accepted: 0, rejected: 0, added: 0 };
-  for (const s of state.spans) { if (s.origin === "added") c.added++; else c[s.status]++; }
+  for (const s of state.spans) { if (s.status === "rejected") c.rejected++; else if (s.origin === "added") c.added++; else c[s.status]++; }
   $("counts").textContent = `${state.spans.length} spans · ${c.open} open · ${c.accepted} accepted · ${c.rejected} rejected · ${c.added} added`;
 }
 function say(message, error = false) { const f = $("status"); f.textContent = message; f.className = error ? "error" : ""; }
@@ -229,7 +230,8 @@ function load(text, spans, upload) {
   delete doc.dataset.ready;
   state.text = text; state.index = buildIndex(text); state.upload = upload; state.selected = null;
   state.modelSpans = spans.map((s) => ({ start: s.start, end: s.end, label: s.label, score: s.score ?? null, source: s.source ?? null }));
-  state.spans = spans.map((s) => ({ id: state.nextId++, start: s.start, end: s.end, label: s.type || s.label, score: s.score ?? null, source: s.source ?? null, status: "open", origin: "model" }));
+  state.spans = spans.map((s) => ({ id: state.nextId++, start: s.start, end: s.end, label: s.type || s.label, score: s.score ?? null, source: s.source ?? null, status: "open", origin: "model",
+    found: `${s.label}${s.source ? " · " + s.source : ""}${s.score == null ? "" : " · " + s.score.toFixed(2)}` }));
   sortSpans(); renderAll(); counts(); showSpan();
   $("preview-box").hidden = true;
   doc.focus();
