@@ -3,9 +3,10 @@
     python -m bench.throughput --model models/small [--device cpu|cuda] [--repeat 2]
 
 Reports tokens/s and decisions/min for (a) the rule layer alone (recognizers + policy +
-consistency), (b) the model alone, (c) the whole pipeline, each model row in fp32 and, on a
-CPU, int8 (dynamic quantization, what ``anonymize.quantize: int8`` runs), plus how far int8's
-spans agree with fp32's on the gold sets, and peak memory (RSS, and CUDA when a GPU is used).
+consistency), (b) the model alone, (c) the whole pipeline; on a CPU each model row for torch
+fp32, ONNX Runtime fp32 and ONNX Runtime int8 (``anonymize.engine`` / ``anonymize.quantize``),
+plus how far their spans agree on the gold sets, and peak memory (RSS, and CUDA when a GPU is
+used).
 Writes ``reports/bench_throughput_<device>.json``. No document text is printed.
 """
 
@@ -32,7 +33,8 @@ def load_texts(include_reserved: bool) -> list[str]:
     for path in sorted(DECISIONS.glob("*/*.txt.xz")):
         if not include_reserved and path.parent.name == "bavaria":
             continue
-        texts.append(lzma.open(path, "rt", encoding="utf-8").read())
+        with lzma.open(path, "rt", encoding="utf-8") as fh:
+            texts.append(fh.read())
     return texts
 
 
@@ -45,15 +47,19 @@ def timed(fn, repeat: int) -> float:
     return best
 
 
-def int8_agreement(model: str) -> dict:
-    """Model spans of fp32 and int8 on both gold sets: exact predicted spans in common, and gold
+# what the model rows run on a CPU: (row suffix, engine, quantization)
+CPU_MODES = (("_torch", "torch", "none"), ("", "onnx", "none"), ("_int8", "onnx", "int8"))
+
+
+def agreement(model: str, a_mode: dict, b_mode: dict) -> dict:
+    """Model spans of two modes on both gold sets: exact predicted spans in common, and gold
     spans with the same outcome (found with the same labels, or missed by both)."""
     from deid.io import read_documents
 
     docs = [d for path in GOLD for d in read_documents(path)]
     texts = [d.text for d in docs]
-    a = build_pipeline(model, device="cpu", overrides={"quantize": "none"}).classifier.predict(texts)
-    b = build_pipeline(model, device="cpu", overrides={"quantize": "int8"}).classifier.predict(texts)
+    a = build_pipeline(model, device="cpu", overrides=a_mode).classifier.predict(texts)
+    b = build_pipeline(model, device="cpu", overrides=b_mode).classifier.predict(texts)
     key = lambda s: (s.start, s.end, s.label)
     sa = {(i, *key(s)) for i, spans in enumerate(a) for s in spans}
     sb = {(i, *key(s)) for i, spans in enumerate(b) for s in spans}
@@ -65,7 +71,7 @@ def int8_agreement(model: str) -> dict:
     oa, ob = outcomes(a), outcomes(b)
     return {
         "documents": len(docs),
-        "spans_fp32": len(sa), "spans_int8": len(sb),
+        "spans_a": len(sa), "spans_b": len(sb),
         "identical_spans": round(len(sa & sb) / max(len(sa | sb), 1), 4),
         "gold_spans": len(oa),
         "identical_gold_outcomes": round(sum(x == y for x, y in zip(oa, ob)) / max(len(oa), 1), 4),
@@ -82,7 +88,7 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     texts = load_texts(include_reserved=True)  # throughput only: no training, no tuning
-    full = build_pipeline(args.model, device=args.device, overrides={"quantize": "none"})
+    full = build_pipeline(args.model, device=args.device, overrides={"engine": "onnx", "quantize": "none"})
     rules = build_pipeline(config=PipelineConfig(use_model=False))
     tokenizer = full.classifier.tokenizer
     n_tokens = sum(len(ids) for ids in tokenizer(texts, add_special_tokens=False)["input_ids"])
@@ -95,14 +101,19 @@ def main() -> None:
 
     t_rules = timed(lambda: [rules.analyze(t) for t in texts], args.repeat)
     rows: dict[str, dict] = {"rules": rate(t_rules)}
-    modes = ["none", "int8"] if device == "cpu" else ["none"]
-    for mode in modes:
-        pipe = build_pipeline(args.model, device=args.device, overrides={"quantize": mode})
-        pipe.analyze_many(texts[:2])  # warm-up
-        suffix = "" if mode == "none" else "_int8"
+    modes = CPU_MODES if device == "cpu" else (("", "torch", "none"),)
+    for suffix, engine, quantize in modes:
+        pipe = build_pipeline(args.model, device=args.device, overrides={"engine": engine, "quantize": quantize})
+        pipe.analyze_many(texts[:2])  # warm-up (and the ONNX export)
         rows["model" + suffix] = rate(timed(lambda: pipe.classifier.predict(texts), args.repeat))  # noqa: B023
         rows["pipeline" + suffix] = rate(timed(lambda: pipe.analyze_many(texts), args.repeat))  # noqa: B023
-    agreement = int8_agreement(args.model) if "int8" in modes else None
+    agreements = None
+    if device == "cpu":
+        fp32 = {"engine": "onnx", "quantize": "none"}
+        agreements = {
+            "onnx_vs_torch": agreement(args.model, {"engine": "torch", "quantize": "none"}, fp32),
+            "int8_vs_fp32": agreement(args.model, fp32, {"engine": "onnx", "quantize": "int8"}),
+        }
     report = {
         "device": device,
         "gpu": torch.cuda.get_device_name(0) if device.startswith("cuda") else None,
@@ -112,7 +123,7 @@ def main() -> None:
         "tokens": n_tokens,
         "characters": sum(len(t) for t in texts),
         **rows,
-        "int8_agreement": agreement,
+        "agreement": agreements,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "peak_cuda_mb": round(torch.cuda.max_memory_allocated() / 2**20, 1) if device.startswith("cuda") else None,
     }

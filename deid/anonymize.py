@@ -37,8 +37,10 @@ class PipelineConfig:
     max_length: int = 256
     stride: int = 64
     batch_size: int = 16
-    quantize: str = "none"  # none | int8: how the model runs on the CPU (recorded, so the gate
-    # evaluates exactly what production runs)
+    # how the model runs on the CPU (recorded, so the gate evaluates exactly what production
+    # runs): engine torch | onnx (ONNX Runtime), quantize none | int8 (onnx only)
+    engine: str = "onnx"
+    quantize: str = "none"
     use_model: bool = True
     use_recognizers: bool = True
     use_keep_zones: bool = True  # courts, judges, laws … stay public (deid.policy.keep_zones;
@@ -66,6 +68,7 @@ class PipelineConfig:
     def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
         data = dict(data)
         policy = dict(data.pop("policy", {}) or {})
+        data.setdefault("engine", "torch")  # saved before the onnx engine: evaluated on torch
         _drop_retired(data, RETIRED_SWITCHES, "")
         _drop_retired(policy, RETIRED_POLICY, "policy.")
         policy["keep_labels"] = tuple(policy.get("keep_labels", ()))
@@ -108,15 +111,16 @@ class Pipeline:
                 max_length=config.max_length,
                 stride=config.stride,
                 batch_size=config.batch_size,
+                engine=config.engine,
                 quantize=config.quantize,
             )
 
     # --- detection -----------------------------------------------------------------------
 
-    def model_spans(self, texts: Sequence[str]) -> list[list[Span]]:
+    def model_spans(self, texts: Sequence[str], deadline: Deadline | None = None) -> list[list[Span]]:
         """The model's spans alone (none when the model is off): the input of :meth:`finish`."""
         if self.config.use_model and self.classifier is not None and texts:
-            return self.classifier.predict(list(texts))
+            return self.classifier.predict(list(texts), deadline=deadline)
         return [[] for _ in texts]
 
     def analyze_many(
@@ -131,8 +135,7 @@ class Pipeline:
             budget.check_size(text)
         deadline = budget.deadline(documents=len(texts))
         if model_spans is None:
-            model_spans = self.model_spans(texts)
-            deadline.check("the model")
+            model_spans = self.model_spans(texts, deadline)
         elif len(model_spans) != len(texts):
             raise ValueError(f"{len(model_spans)} model predictions for {len(texts)} texts")
         return [self.finish(text, spans, deadline) for text, spans in zip(texts, model_spans)]

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -19,6 +20,10 @@ from transformers import PreTrainedModel, PreTrainedTokenizerFast
 
 from deid.features import token_features, word_bounds
 from deid.schema import MODEL_SOURCE, Span
+
+if TYPE_CHECKING:
+    from deid.budget import Deadline
+    from deid.onnx_engine import OnnxRunner
 
 logger = logging.getLogger(__name__)
 
@@ -35,20 +40,8 @@ class InferenceConfig:
     max_length: int = 256
     stride: int = 64
     batch_size: int = 16
-    quantize: str = "none"  # none | int8 (CPU: torch dynamic quantization, see int8_layers)
-
-
-def int8_layers(model: torch.nn.Module) -> set[str]:
-    """The linear layers that run in int8: all but the feed-forward output projections and the
-    classifier head. Dynamic quantization gives each input one scale per tensor; the inputs of
-    those layers (GELU outputs, the last hidden states) carry a few outlier values that would
-    take that whole range, so in int8 the main job's model flagged twice as many tokens as in
-    fp32. Without them it keeps 99.75 % of token decisions and most of the speed."""
-    names = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
-    return {
-        n for n in names
-        if not n.startswith("classifier") and not (n.endswith("output.dense") and ".attention." not in n)
-    }  # fmt: skip
+    engine: str = "torch"  # torch | onnx (CPU: ONNX Runtime, deid.onnx_engine); a GPU runs torch
+    quantize: str = "none"  # none | int8 (onnx engine only: per-channel dynamic quantization)
 
 
 class TokenClassifier:
@@ -83,24 +76,33 @@ class TokenClassifier:
         from deid.models import uses_features
 
         self.features = uses_features(model)
-        self._int8: torch.nn.Module | None = None
+        self._onnx: OnnxRunner | None = None
 
-    def runner(self) -> torch.nn.Module:
-        """The module that runs inference: the model, or its int8 copy when the config asks
-        for one on the CPU (``self.model`` stays fp32: it is what gets saved and trained)."""
-        if self.config.quantize == "none" or self.device.type != "cpu":
-            return self.model
-        if self.config.quantize != "int8":
-            raise ValueError(f"unknown quantization {self.config.quantize!r} (none | int8)")
-        if self._int8 is None:
-            import warnings
+    def uses_onnx(self) -> bool:
+        """Whether inference runs in ONNX Runtime: the onnx engine on a CPU (a GPU runs torch)."""
+        from deid.onnx_engine import ENGINES, QUANTIZATIONS
 
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # torch marks its quantized tensors deprecated
-                self._int8 = torch.ao.quantization.quantize_dynamic(
-                    self.model, int8_layers(self.model), dtype=torch.qint8
-                ).eval()
-        return self._int8
+        cfg = self.config
+        if cfg.engine not in ENGINES or cfg.quantize not in QUANTIZATIONS:
+            raise ValueError(f"unknown engine {cfg.engine!r} or quantization {cfg.quantize!r}")
+        if cfg.engine == "torch" and cfg.quantize != "none":
+            raise ValueError("int8 runs on the onnx engine (engine: onnx)")
+        return cfg.engine == "onnx" and self.device.type == "cpu"
+
+    def logits(self, ids: torch.Tensor, mask: torch.Tensor, types: torch.Tensor) -> torch.Tensor:
+        """One batch of windows through the configured engine. ``self.model`` stays the torch
+        fp32 model: it is what gets trained and saved; the ONNX graph is exported from it the
+        first time it is needed (with the quantization asked for)."""
+        if self.uses_onnx():
+            if self._onnx is None or self._onnx.quantize != self.config.quantize:
+                from deid.onnx_engine import OnnxRunner
+
+                self._onnx = OnnxRunner(self.model, self.config.quantize)
+            return torch.from_numpy(self._onnx(ids.numpy(), mask.numpy(), types.numpy()))
+        ids, mask, types = ids.to(self.device), mask.to(self.device), types.to(self.device)
+        autocast = self.device.type == "cuda"
+        with torch.autocast(self.device.type, enabled=autocast, dtype=torch.bfloat16 if autocast else None):
+            return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
 
     @classmethod
     def from_pretrained(
@@ -113,8 +115,12 @@ class TokenClassifier:
         return cls(load_model(path, dev), load_tokenizer(path), config, dev)
 
     @torch.inference_mode()
-    def token_probabilities(self, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per text: unique token offsets (n, 2) and averaged label probabilities (n, tags)."""
+    def token_probabilities(
+        self, texts: Sequence[str], deadline: Deadline | None = None
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per text: unique token offsets (n, 2) and the label probabilities (n, tags) of the
+        window where each token sits most centrally. ``deadline`` is checked after every batch
+        of windows, so a text that is slow for an unforeseen reason stops within one batch."""
         cfg = self.config
         # never longer windows than the model was trained on (its tokenizer records that)
         max_length = min(cfg.max_length, int(getattr(self.tokenizer, "model_max_length", cfg.max_length) or cfg.max_length))
@@ -132,11 +138,9 @@ class TokenClassifier:
         # per text: token offsets -> (centrality, probabilities) of the best-placed occurrence;
         # a token near a window edge lacks context, so the window where it sits most
         # centrally decides
-        per_text: list[dict[tuple[int, int], tuple[int, np.ndarray]]] = [dict() for _ in texts]
+        per_text: list[dict[tuple[int, int], tuple[int, np.ndarray]]] = [{} for _ in texts]
         # windows sorted by length: batches of like length need almost no padding
         order = sorted(range(n_windows), key=lambda i: len(enc["input_ids"][i]))
-        autocast = self.device.type == "cuda"
-        model = self.runner()
         bounds: dict[int, list[tuple[int, int]]] = {}
         for b in range(0, n_windows, cfg.batch_size):
             idx = order[b : b + cfg.batch_size]
@@ -155,10 +159,9 @@ class TokenClassifier:
                     types[r, : len(row)] = torch.tensor(
                         token_features(texts[sample], enc["offset_mapping"][i], self.features, bounds[sample])
                     )
-            ids, mask, types = ids.to(self.device), mask.to(self.device), types.to(self.device)
-            with torch.autocast(self.device.type, enabled=autocast, dtype=torch.bfloat16 if autocast else None):
-                logits = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
-            probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+            probs = torch.softmax(self.logits(ids, mask, types).float(), dim=-1).cpu().numpy()
+            if deadline is not None:
+                deadline.check("a batch of the model")
             for r, i in enumerate(idx):
                 sample = enc["overflow_to_sample_mapping"][i]
                 n = len(enc["input_ids"][i])
@@ -181,11 +184,13 @@ class TokenClassifier:
             out.append((offsets, probs))
         return out
 
-    def predict(self, texts: Sequence[str], threshold: float | None = None) -> list[list[Span]]:
+    def predict(
+        self, texts: Sequence[str], threshold: float | None = None, deadline: Deadline | None = None
+    ) -> list[list[Span]]:
         thr = self.config.threshold if threshold is None else threshold
         return [
             decode_spans(text, offsets, probs, self._sensitive_cols, self._type_cols, self.types, self._b_cols, thr)
-            for text, (offsets, probs) in zip(texts, self.token_probabilities(texts))
+            for text, (offsets, probs) in zip(texts, self.token_probabilities(texts, deadline))
         ]
 
 
@@ -222,20 +227,38 @@ def decode_spans(
             if start < last[1]:  # overlapping window tokens
                 continue
         spans.append([int(start), int(end), label, [float(p)]])
+    return widen_to_words(text, [(s, e, label, float(np.mean(sc))) for s, e, label, sc in spans])
+
+
+def widen_to_words(text: str, pieces: Sequence[tuple[int, int, str, float]]) -> list[Span]:
+    """Grouped pieces (start, end, label, score; in text order) as spans over whole words (the
+    thesis: one sensitive token makes the element sensitive); a piece that reaches into the
+    previous span's words joins that span."""
     out: list[Span] = []
-    for start, end, label, scores in spans:
-        start, end = _widen_to_word(text, start, end)
+    for start, end, label, score in pieces:
+        if out and start < out[-1].end:
+            # inside the word(s) the previous span was widened to: only what reaches beyond it
+            # is widened, so a long word of many flagged pieces costs one pass, not one per piece
+            prev = out[-1]
+            if end > prev.end:
+                out[-1] = Span(prev.start, _word_end(text, end), prev.label, prev.score, MODEL_SOURCE)
+            continue
+        start, end = _word_start(text, start), _word_end(text, end)
         if out and start < out[-1].end:
             prev = out[-1]
             out[-1] = Span(prev.start, max(prev.end, end), prev.label, prev.score, MODEL_SOURCE)
             continue
-        out.append(Span(start, end, label, float(np.mean(scores)), MODEL_SOURCE))
+        out.append(Span(start, end, label, score, MODEL_SOURCE))
     return out
 
 
-def _widen_to_word(text: str, start: int, end: int) -> tuple[int, int]:
+def _word_start(text: str, start: int) -> int:
     while start > 0 and text[start - 1].isalnum():
         start -= 1
+    return start
+
+
+def _word_end(text: str, end: int) -> int:
     while end < len(text) and text[end].isalnum():
         end += 1
-    return start, end
+    return end

@@ -13,6 +13,7 @@ are derived from character spans through the fast tokenizer's offset mapping.
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 from bisect import bisect_right
@@ -25,12 +26,15 @@ from deid.augment import swap_nouns
 from deid.elements import text_elements
 from deid.features import token_features, word_bounds
 from deid.paragraphs import Paragraph, extract_paragraphs
-from deid.schema import Span
+from deid.schema import COURT, JUDGE, PUBLIC_ENTITY, Span
 from deid.surrogates import DocumentSurrogates, SurrogateGenerator, substitute
 from deid.textedit import apply_replacements
 from deid.tokenizer import PLACEHOLDER_TOKEN
 
+logger = logging.getLogger(__name__)
+
 IGNORE_INDEX = -100
+PUBLIC_NAME_LABELS = frozenset({PUBLIC_ENTITY, COURT, JUDGE})  # keep types that look like names
 # "Not sensitive, but which insensitive type is unknown": a token of a document without
 # entity annotation. The loss takes the sum of O and every keep type (a partial label).
 NOT_SENSITIVE_INDEX = -2
@@ -80,6 +84,7 @@ class Window:
     labels: list[int]
     doc_id: str = ""
     has_entity: bool = False
+    has_public_name: bool = False  # a name that stays in clear (a public place, body, court or judge)
     token_type_ids: list[int] | None = None  # word features (deid.features), if the model uses them
 
     def __len__(self) -> int:
@@ -97,6 +102,9 @@ class DataConfig:
     max_length: int = 256
     stride: int = 32
     negative_window_rate: float = 1.0  # share of windows without any entity that is kept
+    # share of those windows kept when they hold a name that stays public (PUBLIC_ENTITY, COURT,
+    # JUDGE): the hard negatives that teach which places and bodies courts print (None: as above)
+    public_name_window_rate: float | None = None
     surrogate_pool: str = "train"
     noun_swap_rate: float = 0.0  # share of ordinary capitalized words replaced by rare nouns per epoch
     seed: int = 13
@@ -308,6 +316,7 @@ def encode(
     from deid.schema import LABELS
 
     sensitive_ids = {i for t, i in label2id.items() if t != "O" and t[2:] in LABELS}
+    public_ids = {i for t, i in label2id.items() if t[2:] in PUBLIC_NAME_LABELS}
     bounds: dict[int, list[tuple[int, int]]] = {}
     for w, sample in enumerate(enc["overflow_to_sample_mapping"]):
         item = items[sample]
@@ -320,12 +329,13 @@ def encode(
             keep_known=item.keep_known,
         )
         has_entity = any(lab in sensitive_ids for lab in labels)
+        has_public = any(lab in public_ids for lab in labels)
         types = None
         if features:
             if sample not in bounds:
                 bounds[sample] = word_bounds(item.text)
             types = token_features(item.text, enc["offset_mapping"][w], features, bounds[sample])
-        windows.append(Window(list(enc["input_ids"][w]), labels, item.doc_id, has_entity, types))
+        windows.append(Window(list(enc["input_ids"][w]), labels, item.doc_id, has_entity, has_public, types))
     return windows
 
 
@@ -371,8 +381,14 @@ class EpochData:
         out = encode(
             self.texts(epoch), self.tokenizer, self.label2id, self.cfg.max_length, self.cfg.stride, self.features
         )
-        if self.cfg.negative_window_rate < 1.0:
-            out = [w for w in out if w.has_entity or rng.random() < self.cfg.negative_window_rate]
+        plain = self.cfg.negative_window_rate
+        public = plain if self.cfg.public_name_window_rate is None else self.cfg.public_name_window_rate
+        if plain < 1.0 or public < 1.0:
+            out = [w for w in out if w.has_entity or rng.random() < (public if w.has_public_name else plain)]
+        logger.info(
+            "epoch %d: %d windows, %d with a placeholder, %d more with a public name",
+            epoch, len(out), sum(w.has_entity for w in out), sum(w.has_public_name and not w.has_entity for w in out),
+        )
         return out
 
 

@@ -121,6 +121,7 @@ def _write_document(folder: Path, doc, record: dict, operator: str, secret: byte
     (``deid.formats``: the runs of a DOCX, the redacted pages of a PDF ...), a plain-text
     or JSONL document as UTF-8 text."""
     from deid import formats
+    from deid.formats.writer import anonymize as anonymize_file
     from deid.io import output_path, write_bytes_atomic, write_text_atomic
     from deid.schema import spans_from_dicts
 
@@ -129,7 +130,7 @@ def _write_document(folder: Path, doc, record: dict, operator: str, secret: byte
         write_text_atomic(output_path(folder, doc.id, ".txt"), record["text"])
         return
     data = formats.load(doc.source)
-    result = formats.anonymize(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
+    result = anonymize_file(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
     write_bytes_atomic(output_path(folder, doc.id, fmt.output_suffix), result.data)
 
 

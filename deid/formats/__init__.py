@@ -27,12 +27,16 @@ court-xml   ``.zip``, ``.xml``               the rechtsprechung-im-internet.de d
 Use::
 
     from deid import formats
+    from deid.formats.writer import anonymize
 
     data = formats.load(path)                       # bytes (.xz unpacked, size checked)
     doc = formats.read(data, name="urteil.docx")    # Document, or deid.io.InputError
     spans = pipeline.analyze(doc.text)              # or a reviewer's spans
-    out = formats.anonymize(data, doc, spans, operator="label")
+    out = anonymize(data, doc, spans, operator="label")
     out.data, out.text, formats.format_of(doc).output_suffix, format_of(doc).media_type
+
+Readers import nothing above ``deid.io`` (the corpus stages read through them); the writer
+(:mod:`deid.formats.writer`) needs the operators, so it is a module of its own.
 
 :func:`detect` picks the format by the file name's suffix, else by the content.
 Everything unreadable raises :class:`deid.io.InputError` whose message is
@@ -155,46 +159,11 @@ def read_path(path: str | Path, doc_id: str, *, max_bytes: int = DEFAULT_MAX_BYT
                 source=str(path))  # fmt: skip
 
 
-@dataclass(frozen=True)
-class AnonymizedFile:
-    """The anonymized file (``data``, in the document's format), its plain text as the
-    operators made it (``text``) and the neutralized spans at their offsets in ``text``."""
-
-    data: bytes
-    text: str
-    spans: list[Span]
-    format: DocumentFormat
-
-
-def anonymize(
-    data: bytes, doc: Document, spans: Iterable[Span], operator: str = "label", *,
-    secret: bytes | None = None, params: Mapping[str, Any] | None = None,
-    per_label: Mapping[str, str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
-) -> AnonymizedFile:  # fmt: skip
-    """Neutralize ``spans`` (offsets into ``doc.text``) with ``operator`` (the operators'
-    engine: overlaps merged, one replacement per span) and write the result in the format
-    ``doc`` was read from. ``data`` must be the file ``doc`` was read from: a file that no
-    longer gives ``doc.text`` is refused (InputError)."""
-    from deid.operators import anonymize_text
-
-    fmt = format_of(doc)
-    name = doc.source or doc.id
-    if not fmt.writes:
-        raise InputError(f"{name}: format {fmt.name} has no file writer")
-    if fmt.parse(data, name, max_bytes).text != doc.text:
-        raise InputError(f"{name}: the file no longer gives the text that was analyzed")
-    result = anonymize_text(doc.text, spans, operator, doc_id=doc.id, secret=secret, params=params,
-                            per_label=per_label)  # fmt: skip
-    return AnonymizedFile(fmt.write(data, result.replacements(), max_bytes), result.text, result.spans, fmt)
-
-
 __all__ = [
     "FORMATS",
-    "AnonymizedFile",
     "DocumentFormat",
     "Parsed",
     "Replacement",
-    "anonymize",
     "by_suffix",
     "detect",
     "format_of",

@@ -15,6 +15,7 @@ from pathlib import PurePath
 from typing import Any
 
 from deid import formats
+from deid.formats.writer import anonymize as anonymize_file
 from deid.errors import UserError
 from deid.formats.base import DocumentFormat
 from deid.operators import anonymize_text
@@ -77,7 +78,7 @@ def render(
         result = anonymize_text(text, spans, operator, doc_id=doc_id(text), secret=secret)
         return Rendered(result.text.encode("utf-8"), "text/plain; charset=utf-8", "anonymized.txt", result.text,
                         result.spans)  # fmt: skip
-    out = formats.anonymize(upload.data, upload.doc, spans, operator, secret=secret, max_bytes=max_bytes)
+    out = anonymize_file(upload.data, upload.doc, spans, operator, secret=secret, max_bytes=max_bytes)
     return Rendered(out.data, out.format.media_type, f"anonymized{out.format.output_suffix}", out.text, out.spans)
 
 

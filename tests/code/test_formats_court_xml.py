@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 from lxml import etree
 
 from deid import formats
+from deid.formats.writer import anonymize as anonymize_file
 from deid.io import Rejected, iter_input
 from tests.code.formats_data import decision, name_spans, surnames
 
@@ -89,7 +90,7 @@ def test_the_anonymized_archive_is_the_same_archive_without_the_names() -> None:
     doc = formats.read(data, name="KVRE123452024.zip")
     spans = name_spans(doc.text)
     assert len(spans) > 40
-    out = formats.anonymize(data, doc, spans, "label")
+    out = anonymize_file(data, doc, spans, "label")
     with zipfile.ZipFile(io.BytesIO(data)) as before, zipfile.ZipFile(io.BytesIO(out.data)) as after:
         assert [i.filename for i in after.infolist()] == [MEMBER, "bild1.jpg"]
         assert after.read("bild1.jpg") == before.read("bild1.jpg")
@@ -108,7 +109,7 @@ def test_a_bare_decision_xml_is_written_back_as_xml(tmp_path: Path) -> None:
     path = tmp_path / "KVRE123452024.xml"
     path.write_bytes(build_xml())
     [doc] = iter_input(path)
-    out = formats.anonymize(path.read_bytes(), doc, name_spans(doc.text), "mask")
+    out = anonymize_file(path.read_bytes(), doc, name_spans(doc.text), "mask")
     assert out.data.startswith(b"<?xml") and all(s.encode() not in out.data for s in surnames())
 
 

@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from deid import formats
+from deid.formats.writer import anonymize as anonymize_file
 from deid.io import Rejected, iter_input
 from tests.code.formats_data import NAMES, name_spans, paragraphs, surnames
 
@@ -70,7 +71,7 @@ def test_the_anonymized_page_keeps_its_markup_and_loses_the_names() -> None:
     data = source.encode("utf-8")
     doc = formats.read(data, name="urteil.html")
     spans = name_spans(doc.text)
-    out = formats.anonymize(data, doc, spans, "label")
+    out = anonymize_file(data, doc, spans, "label")
     written = out.data.decode("utf-8")
     assert all(surname not in written for surname in surnames())  # also the comment is gone
     assert tags(written) == tags(source)  # the same elements with the same attributes
@@ -99,6 +100,6 @@ def test_a_windows_1252_page_stays_windows_1252(tmp_path: Path) -> None:
     assert items["leer.html"].reason == "no text in the page"
     doc = items["alt"]
     assert doc.meta["encoding"] == "cp1252" and SPLIT_NAME in doc.text
-    out = formats.anonymize((tmp_path / "alt.htm").read_bytes(), doc, name_spans(doc.text), "mask")
+    out = anonymize_file((tmp_path / "alt.htm").read_bytes(), doc, name_spans(doc.text), "mask")
     written = out.data.decode("cp1252")  # the mask character, not in cp1252, as a reference
     assert "&#9608;" * len(LAST) in written and all(s not in written for s in surnames())

@@ -20,6 +20,7 @@ from reportlab.pdfgen import canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
 from deid import formats
+from deid.formats.writer import anonymize as anonymize_file
 from deid.io import Rejected, iter_input
 from tests.code.formats_data import name_spans, paragraphs, surnames
 
@@ -66,7 +67,7 @@ def test_the_redacted_pdf_holds_no_name_anywhere(pdf_data: bytes) -> None:
     doc = formats.read(pdf_data, name="urteil.pdf")
     spans = name_spans(doc.text)
     assert len(spans) > 40
-    out = formats.anonymize(pdf_data, doc, spans, "label")
+    out = anonymize_file(pdf_data, doc, spans, "label")
     # not extractable: neither by PDFium nor in any (decompressed) stream of the file
     extracted = "".join(page_texts(out.data))
     streams = [_inflate(s) for s in re.findall(rb"stream\r?\n(.*?)endstream", out.data, re.DOTALL)]
@@ -87,7 +88,7 @@ def test_the_redacted_pdf_holds_no_name_anywhere(pdf_data: bytes) -> None:
     left, bottom, right, top = box
     pixels = image.crop((int(left) + 1, int(height - top) + 1, int(right) - 1, int(height - bottom) - 1))
     assert pixels.getextrema()[1] < 40  # all black, no glyph edge left
-    assert formats.anonymize(pdf_data, doc, spans, "label").data == out.data  # no clock, no random id
+    assert anonymize_file(pdf_data, doc, spans, "label").data == out.data  # no clock, no random id
 
 
 def _first_name_box(pdf, doc, span) -> tuple[int, tuple[float, float, float, float]]:
@@ -143,7 +144,7 @@ def test_page_images_have_a_pixel_bound(monkeypatch: pytest.MonkeyPatch) -> None
     data = buffer.getvalue()
     doc = formats.read(data, name="poster.pdf")
     monkeypatch.setattr(pdf_format, "MAX_PIXELS", 1_000_000)
-    out = formats.anonymize(data, doc, name_spans(doc.text), "label")
+    out = anonymize_file(data, doc, name_spans(doc.text), "label")
     page = pdfium.PdfDocument(out.data)[0]
     [image] = list(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))
     width, height = image.get_px_size()

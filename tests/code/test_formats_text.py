@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from deid import formats
+from deid.formats.writer import anonymize as anonymize_file
 from deid.io import InputError, iter_input
 from tests.code.formats_data import decision, name_spans, surnames
 
@@ -30,7 +31,7 @@ def test_text_is_read_as_the_user_has_it_and_written_as_utf8(encode, codec) -> N
     doc = formats.read(data, name="urteil.txt")
     assert doc.id == "urteil" and doc.meta == {"encoding": codec}  # no format key: text
     assert doc.text == data.decode(codec) and formats.format_of(doc).name == "text"
-    out = formats.anonymize(data, doc, name_spans(doc.text), "label")
+    out = anonymize_file(data, doc, name_spans(doc.text), "label")
     assert out.data == out.text.encode("utf-8-sig" if codec == "utf-8-sig" else "utf-8")
     assert all(name not in out.text for name in surnames()) and out.text.count("\r\n") == doc.text.count("\r\n")
 

@@ -88,7 +88,7 @@ def test_a_crlf_decision_gets_the_spans_of_its_lf_twin() -> None:
     """Rules were validated on "\\n" text; a "\\s" in them matches one character, so "\\r\\n"
     moves statute zones (here over "FeV" on the next line). A stand-in model marks "FeV"."""
     pipeline = build_pipeline(config=PipelineConfig(use_model=False))
-    pipeline.model_spans = lambda texts: [
+    pipeline.model_spans = lambda texts, deadline=None: [
         [Span(m.start(), m.end(), "ORGANIZATION", 0.9, "model") for m in re.finditer(r"\bFeV\b", t)]
         for t in texts
     ]
