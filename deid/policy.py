@@ -39,7 +39,8 @@ CASE_NUMBER = re.compile(
 )
 STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
-    r"(?:\s[A-ZÄÖÜ][\w\-]*[A-Z][\w\-]*(?:\s\d{4})?)?"
+    # the law's abbreviation on the same line: across a line break "DE89 …" (an IBAN) would be one
+    r"(?:[^\S\n][A-ZÄÖÜ][\w\-]*[A-Z][\w\-]*(?:\s\d{4})?)?"
 )
 _JOURNALS = (
     r"(?:BVerfGE|BVerwGE|BGHZ|BGHSt|BAGE|BSGE|BFHE|BStBl|BGBl|NJW(?:-RR)?|NVwZ(?:-RR)?|NZA(?:-RR)?|"
