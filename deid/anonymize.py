@@ -8,8 +8,10 @@ and ``pipeline.json`` with recognizer, policy and threshold settings) through it
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -190,6 +192,32 @@ class Pipeline:
 
             save_model(self.classifier.model, self.classifier.tokenizer, directory / MODEL_DIR)
         (directory / PIPELINE_FILE).write_text(json.dumps(self.config.to_dict(), indent=2), encoding="utf-8")
+
+
+# pipelines loaded in this process (cached_pipeline), the most recently used last
+_LOADED: dict[tuple[str, str], Pipeline] = {}
+CACHED_PIPELINES = 2  # a challenger and a champion evaluated side by side
+
+
+def cached_pipeline(directory: str | Path) -> tuple[Pipeline, bool]:
+    """The saved pipeline at ``directory``, loaded once per process: the chunk tasks of a
+    batch (and each Dask worker's share of them) reuse it instead of loading the model per
+    chunk. Keyed by the resolved directory and the sha256 of its ``pipeline.json``, so a
+    directory saved again with other settings is loaded anew. Returns the pipeline and
+    whether it was loaded by this call. Tasks pass the directory, never the pipeline: a
+    model is not pickled between processes."""
+    directory = Path(directory).resolve()
+    config = directory / PIPELINE_FILE
+    digest = hashlib.sha256(config.read_bytes()).hexdigest() if config.exists() else ""
+    key = (str(directory), digest)
+    if key in _LOADED:
+        _LOADED[key] = _LOADED.pop(key)  # most recently used last
+        return _LOADED[key], False
+    while len(_LOADED) >= CACHED_PIPELINES:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = pipeline = build_pipeline(directory)
+    logger.info("pipeline %s loaded in process %d", digest[:12] or "(defaults)", os.getpid())
+    return pipeline, True
 
 
 def build_pipeline(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from deid.anonymize import Pipeline
@@ -34,12 +35,47 @@ METHODS: dict[str, CandidateFn | None] = {
 }
 
 
-def predict_documents(pipeline: Pipeline, docs: Sequence[Document], *, rules: bool = True) -> dict[str, list[Span]]:
-    """Predicted spans per document id (model + recognizers + policy + consistency)."""
-    if rules:
-        return {d.id: spans for d, spans in zip(docs, pipeline.analyze_many([d.text for d in docs]))}
-    assert pipeline.classifier is not None
-    return {d.id: spans for d, spans in zip(docs, pipeline.classifier.predict([d.text for d in docs]))}
+SLICE_DOCUMENTS = 16  # documents predicted together (one task each in the retrain flow)
+
+
+def slices(count: int, size: int = SLICE_DOCUMENTS) -> list[tuple[int, int]]:
+    """``[start, stop)`` ranges over ``count`` documents, the units an evaluation predicts in.
+    Their size is fixed, so the model batches the same windows together however many workers
+    share the slices, and the figures never depend on the worker count."""
+    return [(start, min(count, start + size)) for start in range(0, count, size)]
+
+
+@dataclass(frozen=True)
+class Predictions:
+    """Spans per document id: the full pipeline's (model + recognizers + policy +
+    consistency) and the model's alone (None for a pipeline without a model)."""
+
+    pipeline: dict[str, list[Span]]
+    model: dict[str, list[Span]] | None
+
+    @classmethod
+    def combine(cls, parts: Sequence[Predictions]) -> Predictions:
+        """The predictions of consecutive slices as one."""
+        pipeline = {k: v for p in parts for k, v in p.pipeline.items()}
+        if any(p.model is None for p in parts):
+            return cls(pipeline, None)
+        return cls(pipeline, {k: v for p in parts for k, v in (p.model or {}).items()})
+
+
+def predict_slice(pipeline: Pipeline, docs: Sequence[Document]) -> Predictions:
+    """Both predictions of ``docs`` from one model run: the rule layers finish the model's
+    spans instead of running the model a second time."""
+    texts = [d.text for d in docs]
+    has_model = pipeline.config.use_model and pipeline.classifier is not None
+    model = pipeline.model_spans(texts) if has_model else None
+    full = pipeline.analyze_many(texts, model)
+    ids = [d.id for d in docs]
+    return Predictions(dict(zip(ids, full)), dict(zip(ids, model)) if model is not None else None)
+
+
+def predict_documents(pipeline: Pipeline, docs: Sequence[Document]) -> Predictions:
+    """Both predictions of every document, slice by slice (:func:`slices`)."""
+    return Predictions.combine([predict_slice(pipeline, docs[a:b]) for a, b in slices(len(docs))])
 
 
 def masked_confusion(pipeline: Pipeline, docs: Sequence[Document], select: CandidateFn) -> Confusion:
@@ -67,30 +103,44 @@ def masked_confusion(pipeline: Pipeline, docs: Sequence[Document], select: Candi
     return total
 
 
+def evaluate_predictions(
+    gold: Sequence[Document],
+    predictions: Predictions,
+    subsets: Mapping[str, Collection[str]] | None = None,
+) -> dict:
+    """The evaluation report of the full pipeline's spans (with its dev and sealed halves and
+    any named id ``subsets``) and, given the model's own, a model-only report (its elements
+    are the thesis method ``all``)."""
+    report = evaluate(gold, predictions.pipeline, subsets=subsets)
+    if predictions.model is not None:
+        model_only = evaluate(gold, predictions.model)
+        report["model_only"] = _overall_and_types(model_only)
+        report["model_only"]["halves"] = {
+            half: _overall_and_types(part) for half, part in model_only["halves"].items()
+        }
+        report["thesis_methods"] = {"all": model_only["overall"]["elements"]}
+    return report
+
+
 def evaluate_pipeline(
     pipeline: Pipeline,
     gold: Sequence[Document],
     methods: Sequence[str] = ("all",),
     subsets: Mapping[str, Collection[str]] | None = None,
 ) -> dict:
-    """The evaluation report of the full pipeline (with its dev and sealed halves and any
-    named id ``subsets``), a model-only report and the thesis' candidate methods."""
-    report = evaluate(gold, predict_documents(pipeline, gold), subsets=subsets)
-    if pipeline.classifier is not None:
-        model_only = evaluate(gold, predict_documents(pipeline, gold, rules=False))
-        report["model_only"] = _overall_and_types(model_only)
-        report["model_only"]["halves"] = {
-            half: _overall_and_types(part) for half, part in model_only["halves"].items()
+    """The evaluation report of the full pipeline (:func:`evaluate_predictions`) and the
+    thesis' candidate methods."""
+    report = evaluate_predictions(gold, predict_documents(pipeline, gold), subsets)
+    if "thesis_methods" in report:
+        found = report["thesis_methods"]["all"]
+        report["thesis_methods"] = {
+            name: found if name == "all" else _masked(pipeline, gold, name) for name in methods
         }
-        methods_out = {}
-        for name in methods:
-            if name == "all":
-                methods_out[name] = model_only["overall"]["elements"]
-                continue
-            conf = masked_confusion(pipeline, gold, METHODS[name])  # type: ignore[arg-type]
-            methods_out[name] = conf.as_dict()
-        report["thesis_methods"] = methods_out
     return report
+
+
+def _masked(pipeline: Pipeline, gold: Sequence[Document], method: str) -> dict[str, Any]:
+    return masked_confusion(pipeline, gold, METHODS[method]).as_dict()  # type: ignore[arg-type]
 
 
 def _overall_and_types(report: Mapping[str, Any]) -> dict[str, Any]:

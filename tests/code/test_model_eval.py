@@ -1,0 +1,94 @@
+"""deid.model_eval: a pipeline evaluated on real rewritten LER decisions slice by slice, the
+model run once per slice for both the pipeline's and the model's own report, and slices
+predicted apart (as the retrain flow's Dask workers do) giving the same report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
+from deid.io import read_documents
+from deid.model_eval import (
+    SLICE_DOCUMENTS,
+    Predictions,
+    evaluate_pipeline,
+    evaluate_predictions,
+    predict_slice,
+    slices,
+)
+from deid.models import ModelSpec, build_model
+from deid.ner import TokenClassifier
+from deid.tokenizer import train_tokenizer
+from tests.conftest import ROOT, read_source
+
+GOLD = ROOT / "data/gold/ler_rewritten.jsonl"
+DOCUMENTS = SLICE_DOCUMENTS + 4  # two slices, the second one short
+
+
+@pytest.fixture(scope="module")
+def gold() -> list:
+    docs = read_documents(GOLD)[:DOCUMENTS]
+    assert len(docs) == DOCUMENTS and sum(bool(d.spans) for d in docs) >= 5
+    return docs
+
+
+@pytest.fixture(scope="module")
+def pipeline(tmp_path_factory: pytest.TempPathFactory) -> Pipeline:
+    """An untrained 1-layer model (seeded) saved and loaded as production loads it."""
+    torch.manual_seed(0)
+    tokenizer = train_tokenizer([read_source("decisions/bag/1-azr-62-23.txt.xz")], vocab_size=600,
+                                model_max_length=64)  # fmt: skip
+    spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
+    saved = tmp_path_factory.mktemp("pipeline")
+    classifier = TokenClassifier(build_model(spec, tokenizer), tokenizer, device="cpu")
+    Pipeline(classifier, PipelineConfig(max_length=64, stride=16, threshold=0.5)).save(saved)
+    return build_pipeline(saved, device="cpu")
+
+
+def test_slices_cover_every_document_once_in_fixed_sizes() -> None:
+    assert slices(0) == []
+    assert slices(20) == [(0, 16), (16, 20)]
+    assert slices(32) == [(0, 16), (16, 32)]
+    assert slices(5, size=2) == [(0, 2), (2, 4), (4, 5)]
+
+
+def test_the_model_runs_once_per_slice_for_both_reports(
+    pipeline: Pipeline, gold: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pipeline's and the model's own report come from one model run (the model-only
+    report used to run the model over the whole set a second time)."""
+    assert pipeline.classifier is not None
+    batches: list[int] = []
+    predict = pipeline.classifier.predict
+
+    def counted(texts, *args, **kwargs):
+        batches.append(len(texts))
+        return predict(texts, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline.classifier, "predict", counted)
+    report = evaluate_pipeline(pipeline, gold, ("all",))
+    assert batches == [SLICE_DOCUMENTS, DOCUMENTS - SLICE_DOCUMENTS]
+    assert set(report) >= {"overall", "model_only", "thesis_methods"}
+    assert report["thesis_methods"]["all"] == report["model_only"]["overall"]["elements"]
+
+
+def test_slices_predicted_apart_give_the_same_report(pipeline: Pipeline, gold: list) -> None:
+    """What the retrain flow's workers return, in whatever order they finish, combined."""
+    parts = [predict_slice(pipeline, gold[a:b]) for a, b in reversed(slices(len(gold)))]
+    combined = Predictions.combine(parts)
+    assert combined.model is not None and set(combined.pipeline) == {d.id for d in gold}
+    assert evaluate_predictions(gold, combined) == evaluate_pipeline(pipeline, gold, ("all",))
+    assert combined.pipeline != combined.model, "the rule layers changed the model's spans"
+
+
+def test_a_rules_only_pipeline_has_no_model_report(gold: list) -> None:
+    rules = build_pipeline(config=PipelineConfig(use_model=False))
+    named = [d for d in gold if d.spans][:3]
+    found = predict_slice(rules, named)
+    assert found.model is None and Predictions.combine([found, found]).model is None
+    report = evaluate_pipeline(rules, named)
+    assert "model_only" not in report and report["inputs"]["documents"] == 3
+
