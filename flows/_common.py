@@ -9,6 +9,7 @@ import functools
 import inspect
 import json
 import logging
+import os
 import signal
 import socket
 import subprocess
@@ -275,6 +276,78 @@ def _drain_to_api() -> None:
 
     for worker in (APILogWorker, EventsWorker):
         worker.drain_all(timeout=5)
+
+
+# --- tasks fanned out over Dask -------------------------------------------------------------
+
+# what the numeric libraries (torch, and ONNX Runtime through torch's count) read at start
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def threads_per_worker(workers: int, cores: int | None = None) -> int:
+    """CPU threads each of ``workers`` local worker processes gets: the cores shared out, at
+    least one, so N workers of torch and ONNX Runtime do not oversubscribe C cores."""
+    cores = cores or len(os.sched_getaffinity(0))
+    return max(1, cores // max(1, workers))
+
+
+def check_workers(workers: int) -> None:
+    """A flow checks its worker count before it reads any input."""
+    if workers < 1:
+        raise UserError(f"workers must be at least 1, not {workers}")
+
+
+def dask_runner(workers: int, address: str | None) -> Any:
+    """A ``DaskTaskRunner``: on the scheduler at ``address`` (its workers bring their own
+    settings; run them with ``--nthreads 1``), else on a new local cluster of ``workers``
+    processes on loopback, one task at a time each, without a dashboard."""
+    from prefect_dask import DaskTaskRunner
+
+    if address:
+        return DaskTaskRunner(address=address)
+    cluster = {"n_workers": workers, "threads_per_worker": 1, "processes": True,
+               "host": "127.0.0.1", "dashboard_address": None}  # fmt: skip
+    return DaskTaskRunner(cluster_kwargs=cluster)
+
+
+def run_tasks(
+    task: Any,
+    calls: Sequence[dict[str, Any]],
+    *,
+    workers: int = 1,
+    address: str | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> list[Any]:
+    """``task`` once per parameter set in ``calls``, the results in the order of ``calls``
+    whatever order they finish in (outputs never depend on scheduling); ``on_done(n)`` after
+    the n-th finished. One worker and no ``address``: one after another in this process.
+    Otherwise on Dask (:func:`dask_runner`): a local cluster's processes start with their
+    share of the cores (:func:`threads_per_worker`) in the thread variables, before torch
+    reads them. Every call finishes before the first failure is raised, so a re-run redoes
+    only what failed."""
+    check_workers(workers)
+    notify = on_done or (lambda n: None)
+    if not calls:
+        return []
+    if workers == 1 and not address:
+        results = []
+        for params in calls:
+            results.append(task(**params))
+            notify(len(results))
+        return results
+    import dask
+    from prefect.futures import as_completed
+
+    runner = dask_runner(workers, address)  # imports distributed, which sets its log level
+    logging.getLogger("distributed").setLevel(logging.WARNING)  # not a line per worker event
+    threads = str(threads_per_worker(workers))
+    environ = {f"distributed.nanny.pre-spawn-environ.{v}": threads for v in THREAD_VARIABLES}
+    environ["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "warning"
+    with dask.config.set(environ if not address else {}), runner:
+        futures = [runner.submit(task, dict(params)) for params in calls]
+        for n, _ in enumerate(as_completed(futures), 1):
+            notify(n)
+        return [future.result() for future in futures]
 
 
 # --- the command line ----------------------------------------------------------------------

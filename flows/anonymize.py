@@ -4,16 +4,17 @@ versioned with DVC.
 
 One task per chunk of documents (``deid.chunks``) with retries; inside a chunk every document
 is handled on its own (``deid.batch.run_batch``): a bad one is quarantined, the rest go on. A
-re-run with the same output resumes: documents already done are skipped. Artifacts: a
-progress bar while chunks finish and a summary (counts, labels, quarantine reasons, where the
-outputs are, the DVC version, durations); never document text.
+re-run with the same output resumes: documents already done are skipped. With ``workers`` > 1
+the chunk tasks run on a local Dask cluster of that many processes (or on the scheduler at
+``dask_address``), each process loading the model once; the outputs are the same as one
+process's. Artifacts: a progress bar while chunks finish and a summary (counts, labels,
+quarantine reasons, where the outputs are, the DVC version, durations); never document text.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,12 @@ from prefect.cache_policies import NO_CACHE
 
 from flows._common import (
     Durations,
+    check_workers,
     in_project,
     markdown_table,
     retry_unless_user_error,
     run_cli,
+    run_tasks,
     text_free_errors,
 )
 from flows.retrain import tracking_uri_for
@@ -102,24 +105,21 @@ def plan_chunks(
     return result.to_dict()
 
 
-@lru_cache(maxsize=2)
-def _pipeline(model_dir: str) -> Any:
-    """One loaded pipeline per process and model, shared by the chunk tasks."""
-    from deid.anonymize import build_pipeline
-
-    return build_pipeline(model_dir)
-
-
 @task(name="anonymize-chunk", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 30])
 @text_free_errors
 def anonymize_chunk(
     chunk: str, work_dir: str, model_dir: str, operator: str | None, lineage: dict[str, Any]
 ) -> dict[str, Any]:
-    """Anonymize one chunk, document by document; resumes a partial result on retry."""
+    """Anonymize one chunk, document by document; resumes a partial result on retry. Runs in
+    the flow's process or on a Dask worker: it gets paths, and the worker's process loads the
+    model once for all its chunks."""
+    from deid.anonymize import cached_pipeline
     from deid.batch import run_batch
     from deid.chunks import chunk_paths, output_record
 
-    pipeline = _pipeline(model_dir)
+    pipeline, loaded = cached_pipeline(model_dir)
+    if loaded:
+        get_run_logger().info("model loaded in process %d", os.getpid())
     secret = os.environ.get(SECRET_ENV)
     key = secret.encode("utf-8") if secret else None
     results, quarantine = chunk_paths(chunk, work_dir)
@@ -222,17 +222,23 @@ def anonymize(
     dvc_path: str = "data/anonymized",
     dvc_remote: str | None = None,
     commit: bool = False,
+    workers: int = 1,
+    dask_address: str | None = None,
 ) -> dict[str, Any]:
     """Anonymize ``input`` into ``output`` (folder or ``s3://`` prefix) with ``model_uri``;
     ``operator`` remove | label | pseudonymize (key from $DEID_SECRET) | mask, default the
     pipeline's. The local copy of the outputs (``output`` itself, or ``dvc_path`` in the
-    project for an S3 output) is DVC-tracked and pushed unless ``track`` is off."""
+    project for an S3 output) is DVC-tracked and pushed unless ``track`` is off. ``workers``
+    > 1: chunks on a local Dask cluster of that many processes; ``dask_address``: on that
+    Dask scheduler (its workers must see the project's work dir and the model at the same
+    paths)."""
     from deid import registry, s3
     from deid.batch import run_settings
     from deid.model_store import is_model_uri
     from deid.operators import check_operator
 
     check_operator(operator)  # an unknown one fails here, before any input is read
+    check_workers(workers)
     if operator == "pseudonymize" and not os.environ.get(SECRET_ENV):
         raise ValueError(f"pseudonymize needs a secret key in ${SECRET_ENV}")
     uri = tracking_uri_for(project_dir, tracking_uri)
@@ -251,11 +257,14 @@ def anonymize(
     progress = create_progress_artifact(
         0.0, key="anonymize-progress", description="chunks finished"
     )
-    chunks: list[dict[str, Any]] = []
+    calls = [{"chunk": chunk, "work_dir": str(work), "model_dir": model["dir"],
+              "operator": operator, "lineage": model["lineage"]}
+             for chunk in plan["chunks"]]  # fmt: skip
     with durations.step("anonymize"):
-        for i, chunk in enumerate(plan["chunks"], 1):
-            chunks.append(anonymize_chunk(chunk, str(work), model["dir"], operator, model["lineage"]))
-            update_progress_artifact(progress, 100.0 * i / len(plan["chunks"]))
+        chunks = run_tasks(
+            anonymize_chunk, calls, workers=workers, address=dask_address,
+            on_done=lambda n: update_progress_artifact(progress, 100.0 * n / len(calls)),
+        )  # fmt: skip
     update_progress_artifact(progress, 100.0)
     with durations.step("write outputs"):
         outputs = write_outputs(str(work), str(out_dir), plan["rejected"])

@@ -22,12 +22,15 @@ from prefect.cache_policies import NO_CACHE
 
 from flows._common import (
     Durations,
+    check_workers,
     in_project,
     markdown_table,
     mlflow_links,
     read_json,
     run_cli,
     run_stage,
+    run_tasks,
+    text_free_errors,
 )
 from flows.data import (
     CORPUS_DIR,
@@ -132,6 +135,19 @@ def _gold(project_dir: str, path: str, max_documents: int) -> list[Any]:
     return docs[:max_documents] if max_documents > 0 else docs
 
 
+@task(name="predict-gold-slice", cache_policy=NO_CACHE, retries=1, retry_delay_seconds=10)
+@text_free_errors
+def predict_gold_slice(pipeline_dir: str, gold_path: str, start: int, stop: int) -> Any:
+    """Spans of documents ``start:stop`` of a test set (``deid.model_eval.predict_slice``), in
+    the flow's process or on a Dask worker, which loads each pipeline once."""
+    from deid.anonymize import cached_pipeline
+    from deid.io import read_documents
+    from deid.model_eval import predict_slice
+
+    pipeline, _ = cached_pipeline(pipeline_dir)
+    return predict_slice(pipeline, read_documents(gold_path)[start:stop])
+
+
 @task(name="evaluate-on-gold-sets", cache_policy=NO_CACHE)
 def evaluate_models(
     pipeline_dir: str,
@@ -140,29 +156,37 @@ def evaluate_models(
     max_documents: int,
     tracking_uri: str,
     version: str,
+    workers: int = 1,
+    dask_address: str | None = None,
 ) -> dict[str, Any]:
     """The challenger and, if there is one, the current champion on the same documents of
-    every rewritten test set, so the gate compares like with like."""
+    every rewritten test set, so the gate compares like with like. The test sets' slices
+    (``deid.model_eval.slices``) are predicted by ``workers`` processes (or the Dask scheduler
+    at ``dask_address``); the figures are the same for any number."""
     from deid import registry
-    from deid.anonymize import build_pipeline
-    from deid.model_eval import evaluate_pipeline
+    from deid.model_eval import Predictions, evaluate_predictions, slices
     from deid.model_store import resolve_model
 
     client = registry.get_client(tracking_uri)
     champion = registry.alias_version(client, registry.CHAMPION)
     champion_version = str(champion.version) if champion is not None else None
-    pipelines = {"challenger": build_pipeline(pipeline_dir)}
+    pipelines = {"challenger": pipeline_dir}
     if champion_version not in (None, version):
         with registry.active_tracking(tracking_uri):
             local = resolve_model(f"models:/{registry.MODEL_NAME}/{champion_version}")
-        pipelines["champion"] = build_pipeline(local)
+        pipelines["champion"] = str(local)
+    gold = {name: _gold(project_dir, path, max_documents) for name, path in gold_sets.items()}
+    parts = {(name, gold_name): slices(len(docs))
+             for name in pipelines for gold_name, docs in gold.items()}  # fmt: skip
+    calls = [{"pipeline_dir": pipelines[name], "start": start, "stop": stop,
+              "gold_path": str(in_project(project_dir, gold_sets[gold_name]))}
+             for (name, gold_name), ranges in parts.items() for start, stop in ranges]  # fmt: skip
+    predicted = iter(run_tasks(predict_gold_slice, calls, workers=workers, address=dask_address))
     reports: dict[str, dict[str, Any]] = {name: {} for name in pipelines}
-    documents: dict[str, int] = {}
-    for gold_name, path in gold_sets.items():
-        docs = _gold(project_dir, path, max_documents)
-        documents[gold_name] = len(docs)
-        for name, pipeline in pipelines.items():
-            reports[name][gold_name] = evaluate_pipeline(pipeline, docs, ("all",))
+    for (name, gold_name), ranges in parts.items():
+        found = Predictions.combine([next(predicted) for _ in ranges])
+        reports[name][gold_name] = evaluate_predictions(gold[gold_name], found)
+    documents = {gold_name: len(docs) for gold_name, docs in gold.items()}
     get_run_logger().info("evaluated %s on %s documents", ", ".join(pipelines), documents)
     return {
         "challenger": reports["challenger"],
@@ -240,12 +264,16 @@ def retrain(
     model_dir: str | None = None,
     artifact_location: str | None = None,
     sources: str | None = SOURCES,
+    workers: int = 1,
+    dask_address: str | None = None,
 ) -> dict[str, Any]:
     """Retrain on the corpus version at git revision ``rev`` (default: the checkout's) with
     the ``profile`` of ``params_path``; ``eval_max_documents`` > 0 limits each test set to
-    its first documents (tiny profile, tests)."""
+    its first documents (tiny profile, tests); ``workers`` > 1 or ``dask_address``: the
+    evaluation on Dask (as in the anonymize flow)."""
     from deid.registry import check_tracking_uri
 
+    check_workers(workers)
     durations = Durations()
     uri = tracking_uri_for(project_dir, tracking_uri)
     check_tracking_uri(uri, create=True)  # a server that is down fails now, not after training
@@ -277,6 +305,8 @@ def retrain(
             eval_max_documents,
             uri,
             info["version"],
+            workers=workers,
+            dask_address=dask_address,
         )
     with durations.step("gate"):
         decision = gate_model(info["version"], evaluations, project_dir, params_path, uri)

@@ -14,7 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
+from prefect import task
+from prefect.cache_policies import NO_CACHE
 
+from deid.errors import UserError
 from deid.registry import TrackingServerDown
 from flows._common import (
     Durations,
@@ -25,7 +28,9 @@ from flows._common import (
     mlflow_links,
     retry_unless_user_error,
     run_stage,
+    run_tasks,
     text_free_errors,
+    threads_per_worker,
 )
 from tests.conftest import ROOT, read_source
 
@@ -231,3 +236,64 @@ def test_a_killed_flow_is_marked_crashed_and_its_temporary_server_stops(tmp_path
     _probe(tmp_path, "--mode", "leak", "--path", str(tmp_path / "doc.txt"))  # the next start
     assert sorted(_rows(tmp_path, "select state_type from flow_run")) == [("CRASHED",), ("FAILED",)]
     assert ("CRASHED",) in _rows(tmp_path, "select state_type from task_run")
+
+
+# --- tasks fanned out over Dask (issue 18) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("workers", "cores", "threads"), [(1, 2, 2), (2, 2, 1), (3, 2, 1), (2, 16, 8), (4, 16, 4)]
+)
+def test_each_local_worker_gets_its_share_of_the_cores(workers: int, cores: int, threads: int) -> None:
+    assert threads_per_worker(workers, cores) == threads
+
+
+@task(cache_policy=NO_CACHE)
+def _probe_task(folder: str, name: str, after: str = "", fail: bool = False) -> dict:
+    """Waits until the file ``after`` exists (another call writes it), then writes its own
+    ``name``; reports the process and the thread settings it ran with."""
+    import torch
+
+    if after:
+        _wait_for((Path(folder) / after).exists, f"{after} from another worker", limit=300)
+    if fail:
+        raise ValueError("this call fails")
+    (Path(folder) / name).write_text("done", encoding="utf-8")
+    return {"name": name, "pid": os.getpid(), "omp": os.environ.get("OMP_NUM_THREADS"),
+            "torch_threads": torch.get_num_threads()}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def prefect_api():
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+@pytest.mark.slow
+def test_results_come_in_call_order_whatever_order_the_workers_finish(prefect_api, tmp_path: Path) -> None:
+    """The first call waits for a file the second writes, so the second finishes first on a
+    real two-process LocalCluster; each worker process got its share of the cores."""
+    calls = [{"folder": str(tmp_path), "name": "first", "after": "second"},
+             {"folder": str(tmp_path), "name": "second"}]  # fmt: skip
+    finished: list[int] = []
+    results = run_tasks(_probe_task, calls, workers=2, on_done=finished.append)
+    assert [r["name"] for r in results] == ["first", "second"] and finished == [1, 2]
+    assert len({r["pid"] for r in results} | {os.getpid()}) == 3, "two worker processes"
+    share = threads_per_worker(2)
+    assert {(r["omp"], r["torch_threads"]) for r in results} == {(str(share), share)}
+    alone = run_tasks(_probe_task, [{"folder": str(tmp_path), "name": "alone"}])
+    assert alone[0]["pid"] == os.getpid(), "one worker: in this process, as before"
+
+
+@pytest.mark.slow
+def test_a_failed_call_is_raised_after_the_others_finished(prefect_api, tmp_path: Path) -> None:
+    calls = [{"folder": str(tmp_path), "name": "bad", "fail": True},
+             {"folder": str(tmp_path), "name": "good", "after": "go"}]  # fmt: skip
+    (tmp_path / "go").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="this call fails"):
+        run_tasks(_probe_task, calls, workers=2)
+    assert (tmp_path / "good").exists(), "the other call still finished"
+    with pytest.raises(UserError, match="at least 1"):
+        run_tasks(_probe_task, calls, workers=0)

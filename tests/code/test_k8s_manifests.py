@@ -10,35 +10,34 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import re
 import uuid
-from pathlib import Path
 from typing import Any
 
 import kubernetes_validate
 import pytest
 import yaml
-from prefect.client.schemas.actions import WorkPoolCreate
 from prefect.client.schemas.objects import FlowRun
+from prefect.server.schemas.actions import WorkPoolCreate
 from prefect.settings import PREFECT_API_URL, temporary_settings
 from prefect_kubernetes.worker import KubernetesWorkerJobConfiguration
 
 from tests.conftest import ROOT
+from tests.k8s import (
+    K8S,
+    KUBERNETES,
+    POOL_LABEL,
+    POOLS,
+    as_submitted,
+    load_yaml_documents,
+    template,
+)
 
-KUBERNETES = "1.35"  # the release the manifests are written for (and validated against)
-K8S = ROOT / "infra" / "k8s"
-POOLS = ("cpu", "gpu")
-POOL_LABEL = "deid/pool"
 GPU = "nvidia.com/gpu"
 WORKLOADS = ("Deployment", "StatefulSet", "Job")
 SECRET_NAME = re.compile(r"SECRET|PASSWORD|TOKEN|ACCESS_KEY", re.IGNORECASE)
 FLOW_RUN = uuid.UUID(int=1)
 DEPLOYMENTS = yaml.safe_load((ROOT / "prefect.yaml").read_text(encoding="utf-8"))["deployments"]
-
-
-def load_yaml_documents(path: Path) -> list[dict[str, Any]]:
-    return [doc for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")) if doc]
 
 
 def kustomization() -> dict[str, Any]:
@@ -54,10 +53,6 @@ def by_kind(*kinds: str) -> list[dict[str, Any]]:
     return [doc for _, doc in MANIFESTS if doc["kind"] in kinds]
 
 
-def template(pool: str) -> dict[str, Any]:
-    return json.loads((K8S / "work-pools" / f"{pool}.json").read_text(encoding="utf-8"))
-
-
 def render_job(pool: str, job_variables: dict[str, Any]) -> dict[str, Any]:
     """The Job a kubernetes worker of ``pool`` submits for a flow run of a deployment with
     these job variables (prefect-kubernetes' own templating and checks; no API is called)."""
@@ -67,16 +62,6 @@ def render_job(pool: str, job_variables: dict[str, Any]) -> dict[str, Any]:
         )
         config.prepare_for_flow_run(FlowRun(id=FLOW_RUN, flow_id=FLOW_RUN, name="nightly-otter"))
     return config.job_manifest
-
-
-def as_submitted(job: dict[str, Any]) -> dict[str, Any]:
-    """The Job as the API server keeps it: prefect-kubernetes insists on `parallelism` and
-    `completions` inside the pod spec (its shape check), where they are no pod field, so the
-    server drops them with a warning; they are the Job's own defaults (1) anyway."""
-    job = copy.deepcopy(job)
-    pod = job["spec"]["template"]["spec"]
-    assert pod.pop("parallelism") == 1 and pod.pop("completions") == 1
-    return job
 
 
 def pod_specs() -> list[tuple[str, dict[str, Any]]]:
@@ -139,10 +124,14 @@ def test_the_validator_catches_a_misspelled_field_and_a_bad_quantity():
 
 
 @pytest.mark.parametrize("pool", POOLS)
-def test_prefect_accepts_the_base_job_template(pool):
-    # the server-side check of `prefect work-pool create --base-job-template`: every
-    # placeholder of the job configuration is a declared variable
+def test_the_prefect_server_accepts_the_base_job_template(pool):
+    # the API's check of `prefect work-pool create --base-job-template`: every placeholder of
+    # the job configuration is a declared variable (a server on loopback: tests/integration)
     WorkPoolCreate(name=pool, type="kubernetes", base_job_template=template(pool))
+    undeclared = template(pool)
+    undeclared["job_configuration"]["job_manifest"]["spec"]["suspend"] = "{{ suspended }}"
+    with pytest.raises(ValueError, match="undeclared"):
+        WorkPoolCreate(name=pool, type="kubernetes", base_job_template=undeclared)
 
 
 @pytest.mark.parametrize(
