@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import os
 import re
+import subprocess
+import time
 import uuid
 from typing import Any
 
@@ -34,7 +37,7 @@ from tests.k8s import (
 )
 
 GPU = "nvidia.com/gpu"
-WORKLOADS = ("Deployment", "StatefulSet", "Job")
+WORKLOADS = ("Deployment", "StatefulSet", "Job", "CronJob")
 SECRET_NAME = re.compile(r"SECRET|PASSWORD|TOKEN|ACCESS_KEY", re.IGNORECASE)
 FLOW_RUN = uuid.UUID(int=1)
 DEPLOYMENTS = yaml.safe_load((ROOT / "prefect.yaml").read_text(encoding="utf-8"))["deployments"]
@@ -64,10 +67,17 @@ def render_job(pool: str, job_variables: dict[str, Any]) -> dict[str, Any]:
     return config.job_manifest
 
 
+def pod_spec(workload: dict[str, Any]) -> dict[str, Any]:
+    """The pod spec of a Deployment, StatefulSet, Job or CronJob."""
+    spec = workload["spec"]
+    return (spec["jobTemplate"]["spec"] if workload["kind"] == "CronJob" else spec)["template"][
+        "spec"
+    ]
+
+
 def pod_specs() -> list[tuple[str, dict[str, Any]]]:
     """Every pod spec: the workloads of the manifests and the Jobs of both work pools."""
-    specs = [(f"{d['kind']}/{d['metadata']['name']}", d["spec"]["template"]["spec"])
-             for d in by_kind(*WORKLOADS)]  # fmt: skip
+    specs = [(f"{d['kind']}/{d['metadata']['name']}", pod_spec(d)) for d in by_kind(*WORKLOADS)]
     specs += [(f"work-pool/{pool}", render_job(pool, {})["spec"]["template"]["spec"])
               for pool in POOLS]  # fmt: skip
     return specs
@@ -314,7 +324,7 @@ def test_postgres_creates_the_databases_that_compose_creates():
 
 
 def test_the_image_is_one_tag_everywhere_and_its_dockerfile_installs_the_worker():
-    images = {c["image"] for spec in (d["spec"]["template"]["spec"] for d in by_kind(*WORKLOADS))
+    images = {c["image"] for spec in (pod_spec(d) for d in by_kind(*WORKLOADS))
               for c in spec["containers"] if c["image"].startswith("deid:")}  # fmt: skip
     images |= {template(pool)["variables"]["properties"]["image"]["default"] for pool in POOLS}
     assert len(images) == 1
@@ -324,3 +334,26 @@ def test_the_image_is_one_tag_everywhere_and_its_dockerfile_installs_the_worker(
     assert re.search(r'^k8s = \[\n  "prefect-kubernetes==', pyproject, re.MULTILINE)
     entrypoint = re.search(r'ENTRYPOINT \["(/opt/deid/)([^"]+)"\]', dockerfile).group(2)
     assert (ROOT / entrypoint).stat().st_mode & 0o111
+
+
+def test_work_cleanup_removes_only_what_is_old(tmp_path):
+    """The CronJob's own script on a real folder: a run folder untouched for 8 days goes, one
+    with a result written yesterday stays (a re-run resumes from it), so do fresh downloads."""
+    (cron,) = by_kind("CronJob")
+    (container,) = pod_spec(cron)["containers"]
+    script = container["args"][0].replace("/opt/deid/data/work", str(tmp_path))
+    day = 86400
+    now = time.time()
+    old_run, active_run = tmp_path / "anonymize" / "aaa", tmp_path / "anonymize" / "bbb"
+    old_model, new_model = tmp_path / "tmp" / "tmpold", tmp_path / "tmp" / "tmpnew"
+    for folder in (old_run / "results", active_run / "results", old_model, new_model):
+        folder.mkdir(parents=True)
+        (folder / "file.jsonl").write_text("{}\n")
+    for path in [*old_run.rglob("*"), old_run, *active_run.rglob("*"), active_run]:
+        os.utime(path, (now - 8 * day, now - 8 * day))
+    os.utime(active_run / "results" / "file.jsonl", (now - day, now - day))
+    for path in (old_model / "file.jsonl", old_model):
+        os.utime(path, (now - 3 * day, now - 3 * day))
+    subprocess.run([*container["command"], script], check=True, timeout=30)
+    assert not old_run.exists() and active_run.exists()
+    assert not old_model.exists() and new_model.exists()

@@ -48,7 +48,7 @@ def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cfg.save()
     try:
         pid = launch(cfg, "prefect")
-        wait_until(lambda: READY["prefect"](cfg), "prefect", 120, pid)
+        wait_until(lambda: READY["prefect"](cfg), "prefect", 300, pid)  # a busy machine is slow
         yield cfg.prefect_api
     finally:
         stop(cfg)
