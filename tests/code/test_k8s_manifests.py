@@ -334,6 +334,11 @@ def test_the_image_is_one_tag_everywhere_and_its_dockerfile_installs_the_worker(
     assert re.search(r'^k8s = \[\n  "prefect-kubernetes==', pyproject, re.MULTILINE)
     entrypoint = re.search(r'ENTRYPOINT \["(/opt/deid/)([^"]+)"\]', dockerfile).group(2)
     assert (ROOT / entrypoint).stat().st_mode & 0o111
+    user = re.search(r"^USER (\d+):(\d+)$", dockerfile, re.MULTILINE).groups()
+    for name, spec in pod_specs():
+        if any(c["image"] in images for c in spec["containers"]):
+            context = spec["securityContext"]
+            assert (str(context["runAsUser"]), str(context["runAsGroup"])) == user, name
 
 
 def test_work_cleanup_removes_only_what_is_old(tmp_path):
