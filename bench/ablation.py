@@ -141,6 +141,10 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def validation_items(args: argparse.Namespace, tokenizer) -> list[LabelledText]:
+    if args.gold:  # whole rewritten documents with gold spans (e.g. the validation split
+        # rewritten with made-up names: deid rewrite auto --surrogates novel)
+        gold = read_documents(args.gold)[: args.max_documents or None]
+        return [LabelledText(d.id, d.text, tuple(d.spans)) for d in gold]
     settings = load_settings(args.params)
     placeholders = load_placeholders(args.placeholders)
     docs = source_documents(read_documents(Path(args.corpus) / "validation.jsonl"), placeholders)
@@ -278,7 +282,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     return {
         "model": str(args.model),
-        "split": "validation",
+        "split": str(args.gold) if args.gold else "validation",
         "unit": args.unit,
         "documents": len(set(doc_ids)),
         "texts": len(items),
@@ -348,6 +352,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--unit", choices=("windows", "documents"), default="windows",
                     help="windows: the texts training validates on; documents: each document joined")  # fmt: skip
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("--gold", default=None,
+                    help="rewritten documents with gold spans (JSONL) instead of the validation texts; "
+                    "never a reserved test set: an ablation chooses rules")  # fmt: skip
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     report = run(args)
