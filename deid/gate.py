@@ -35,6 +35,7 @@ from typing import Any
 
 from deid import registry
 from deid.errors import UserError
+from deid.schema import REVIEWER
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +60,10 @@ class GateConfig:
     # champion) without a floor. For a set annotated by other conventions than the training
     # decisions follow, where a floor measures the conventions rather than the model.
     set_floors: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
+    # Per gold set, the documents it needs before it counts (``eval.<set>.documents``): a
+    # set that grows over time (the reviewed decisions) is reported and skipped, with the
+    # reason, until it says enough; a set named here is never a failure for being absent.
+    min_documents: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> GateConfig:
@@ -81,6 +86,10 @@ class GateConfig:
                 }
                 for gold, floors in (data["set_floors"] or {}).items()
             }
+        if "min_documents" in data:
+            data["min_documents"] = {
+                registry.check_set_name(gold): int(n) for gold, n in (data["min_documents"] or {}).items()
+            }
         cfg = cls(**data)
         for gold, floors in cfg.set_floors.items():
             bad = sorted(m for m in floors if not _FLOORABLE.fullmatch(m))
@@ -89,6 +98,9 @@ class GateConfig:
                     f"gate.set_floors.{gold}: needs a counted gold set and metrics recall, "
                     f"precision, f2 or recall.<TYPE> (not {bad})"
                 )
+        stray = sorted(set(cfg.min_documents) - set(cfg.gold_sets))
+        if stray:
+            raise ValueError(f"gate.min_documents: {stray} not in gate.gold_sets")
         return cfg
 
 
@@ -134,23 +146,41 @@ def decide(
     against their floors (the set's own where ``set_floors`` names one), the ``compare``
     metrics against the champion (if there is one).
     A missing overall metric fails (the set was not evaluated); a missing type recall is
-    fine (that type has no gold span in the set); a NaN always fails."""
+    fine (that type has no gold span in the set); a NaN always fails. A set of
+    ``min_documents`` evaluated on fewer documents is skipped, and the decision says why."""
     rows: list[GateRow] = []
     common = dict(_checks(cfg))  # metric → floor, in report order
-    for gold in cfg.gold_sets:
+    counted, skipped = _counted_sets(challenger, cfg)
+    for gold in counted:
         floors = common | cfg.set_floors.get(gold, {})
         for metric, floor in floors.items():
             rows.append(_row(f"eval.{gold}.{metric}", metric, floor, challenger, champion, cfg))
     failures = tuple(r.note for r in rows if not r.ok)
     if failures:
-        return GateDecision(False, failures, tuple(rows))
+        return GateDecision(False, failures + skipped, tuple(rows))
     if champion is None:
         why = "passed all floors; no champion yet (first model)"
     else:
         why = (
             f"passed all floors and not worse than the champion beyond tolerance {cfg.tolerance:g}"
         )
-    return GateDecision(True, (why,), tuple(rows))
+    return GateDecision(True, (why, *skipped), tuple(rows))
+
+
+def _counted_sets(
+    challenger: Mapping[str, float], cfg: GateConfig
+) -> tuple[list[str], tuple[str, ...]]:
+    """The gold sets that count, and a note for each one skipped for too few documents."""
+    counted, skipped = [], []
+    for gold in cfg.gold_sets:
+        needed = cfg.min_documents.get(gold)
+        have = challenger.get(f"eval.{gold}.documents")
+        if needed is not None and (have is None or not math.isfinite(have) or have < needed):
+            n = 0 if have is None or not math.isfinite(have) else int(have)
+            skipped.append(f"eval.{gold}: not gated, {n} documents evaluated (counts from {needed})")
+        else:
+            counted.append(gold)
+    return counted, tuple(skipped)
 
 
 def _checks(cfg: GateConfig) -> list[tuple[str, float | None]]:
@@ -411,9 +441,6 @@ def require_reason(reason: str | None) -> str:
     if not text:
         raise MoveRefused("a reason is required for a manual promote or rollback")
     return text[:REASON_LIMIT]
-
-
-REVIEWER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
 
 def reviewer(by: str | None) -> str:

@@ -252,6 +252,7 @@ def epoch_metrics(history: list[Any]) -> list[tuple[str, float, int]]:
 
 def headline_metrics(evaluations: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
     """``eval.<set>.recall|precision|f1|f2`` (element level, full pipeline),
+    ``eval.<set>.documents`` (how many were evaluated: the gate's ``min_documents``),
     ``eval.<set>.leak_free_docs`` (share of leak-free documents) and
     ``eval.<set>.recall.<LABEL>`` (element recall of each type present in the gold set)."""
     out: dict[str, float] = {}
@@ -261,6 +262,9 @@ def headline_metrics(evaluations: Mapping[str, Mapping[str, Any]]) -> dict[str, 
         out |= {
             f"eval.{name}.{k}": float(elements[k]) for k in HEADLINE if _finite(elements.get(k))
         }
+        documents = (report.get("overall") or {}).get("documents")
+        if _finite(documents):
+            out[f"eval.{name}.documents"] = float(documents)
         leak = (report.get("leakage") or {}).get("leak_free_share")
         if _finite(leak):
             out[f"eval.{name}.leak_free_docs"] = float(leak)

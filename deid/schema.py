@@ -9,6 +9,7 @@ This module imports nothing from deid, so every other module may import it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
@@ -79,6 +80,10 @@ KEEP_LABELS: tuple[str, ...] = (JUDGE, COURT, LAW, CASE_REFERENCE, LITERATURE, P
 # anonymized; the latter give the model many more labelled examples of what names and legal
 # references look like.
 MODEL_LABELS: tuple[str, ...] = LABELS + KEEP_LABELS
+
+# Who reviewed (a saved review, a registry move): one word of letters, digits, ". _ @ -", at
+# most 64 characters, so it is a name and not a sentence.
+REVIEWER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
 
 def coarse_label(label: str) -> str:

@@ -70,6 +70,7 @@ EXTRA_KEYS: dict[str, frozenset[str]] = {
             "validate",  # deid/checks/config.py (dvc stage validate)
             "encoder",  # pipelines/encoder.py (dvc stage encoder)
             "gate",  # deid/gate.py (GateConfig.from_params checks its own keys)
+            "reviews",  # deid/review/dataset.py (ReviewSettings.from_params checks its own keys)
         }
     ),
     "model": frozenset({"profile", "base", "profiles"}),  # settings_from_params (no dataclass)

@@ -1,7 +1,10 @@
-"""One training run: corpus + placeholders → tokenizer → model → saved pipeline directory.
+"""One training run: corpus + placeholders (+ reviewed decisions) → tokenizer → model → saved
+pipeline directory.
 
 The single training entry point the CLI, the DVC ``train`` stage and the Prefect ``retrain``
-flow all call. It refuses reserved evaluation documents.
+flow all call. It refuses reserved evaluation documents. Reviewed decisions (the ``reviews``
+stage's ``train.jsonl``, ``deid.review.dataset``) train like placeholder documents: their
+gold spans are replaced by fresh surrogates every epoch, and the vocabulary never sees them.
 """
 
 from __future__ import annotations
@@ -71,6 +74,31 @@ def source_documents(docs: Iterable[Document], placeholders: dict[str, list]) ->
     return out
 
 
+def review_documents(path: str | Path | None) -> list[SourceDocument]:
+    """Reviewed decisions (documents with gold ``spans``) as training documents: the real
+    names in their spans take the placeholders' part, so every epoch replaces them by
+    surrogates of their type and the model never trains on them. No file, no documents."""
+    if not path or not Path(path).exists():
+        return []
+    out = []
+    for doc in read_documents(path):
+        if is_reserved(doc):
+            raise ReservedDataError(f"reserved evaluation document {doc.id} in the reviews")
+        out.append(SourceDocument(doc.id, doc.text, tuple(sorted(doc.spans))))
+    return out
+
+
+def without_spans(doc: SourceDocument) -> str:
+    """What a tokenizer, masked-LM pre-training or a word list may learn from a reviewed
+    decision: its text without the gold spans (a real name must not become a vocabulary piece,
+    which the saved pipeline carries)."""
+    parts, end = [], 0
+    for span in doc.placeholders:
+        parts += [doc.text[end : span.start], " "]
+        end = span.end
+    return "".join(parts) + doc.text[end:]
+
+
 def validation_texts(docs: list[SourceDocument], settings: Settings, tokenizer) -> list[LabelledText]:
     """Validation documents rewritten once with fixed surrogates (same text every epoch)."""
     generator = SurrogateGenerator(seed=settings.validation_seed, pool=settings.data.surrogate_pool)
@@ -86,8 +114,12 @@ def run_training(
     settings: Settings,
     *,
     placeholders_path: str | Path | None = None,
+    reviews_path: str | Path | None = None,
     on_epoch_end: Callable[[EpochStats], None] | None = None,
 ) -> TrainingOutput:
+    """Train on the corpus (``max_documents`` limits it) and every reviewed decision of
+    ``reviews_path``; save the pipeline and its report (documents, reviews' ids) to
+    ``output_dir``."""
     corpus_dir, output_dir = Path(corpus_dir), Path(output_dir)
     started = time.perf_counter()
     placeholders = load_placeholders(placeholders_path)
@@ -97,14 +129,17 @@ def run_training(
         ranked = sorted(train_docs, key=lambda d: -len(d.placeholders))
         train_docs = ranked[: settings.max_documents]
         val_docs = sorted(val_docs, key=lambda d: -len(d.placeholders))[: max(2, settings.max_documents // 4)]
-    logger.info("training on %d documents, validating on %d", len(train_docs), len(val_docs))
+    reviewed = review_documents(reviews_path)
+    vocabulary = [d.text for d in train_docs] + [without_spans(d) for d in reviewed]
+    logger.info("training on %d documents and %d reviewed decisions, validating on %d",
+                len(train_docs), len(reviewed), len(val_docs))  # fmt: skip
 
     if settings.base:
         tokenizer = load_tokenizer(settings.base)
         tokenizer.model_max_length = settings.spec.max_length  # windows as trained, never longer
     else:
         tokenizer = train_tokenizer(
-            (d.text for d in train_docs),
+            vocabulary,
             vocab_size=settings.tokenizer.vocab_size,
             kind=settings.tokenizer.kind,
             min_frequency=settings.tokenizer.min_frequency,
@@ -119,7 +154,7 @@ def run_training(
         pretrain_stats = pretrain_mlm(
             model,
             tokenizer,
-            [d.text for d in train_docs],
+            vocabulary,
             epochs=settings.pretrain.epochs,
             mlm_probability=settings.pretrain.mlm_probability,
             max_length=settings.spec.max_length,
@@ -131,10 +166,10 @@ def run_training(
     if data_cfg.mode == "masking" and not data_cfg.vocabulary_words:
         from deid.training import frequent_words
 
-        data_cfg = replace(data_cfg, vocabulary_words=frequent_words(d.text for d in train_docs))
+        data_cfg = replace(data_cfg, vocabulary_words=frequent_words(vocabulary))
     from deid.models import uses_features
 
-    data = EpochData(train_docs, tokenizer, label2id, data_cfg, features=uses_features(model))
+    data = EpochData(train_docs + reviewed, tokenizer, label2id, data_cfg, features=uses_features(model))
     validation = validation_texts(val_docs, settings, tokenizer)
     inference = InferenceConfig(max_length=settings.spec.max_length, stride=settings.pipeline.stride)
     result = train(
@@ -162,8 +197,15 @@ def run_training(
     pipeline.save(output_dir)
     report = {
         "profile": settings.profile,
-        "documents": {"train": len(train_docs), "validation": len(val_docs)},
+        "documents": {
+            "train": len(train_docs), "validation": len(val_docs), "reviews": len(reviewed)
+        },
         "placeholders": {"train": sum(len(d.placeholders) for d in train_docs)},
+        "reviews": {
+            "documents": len(reviewed),
+            "spans": sum(len(d.placeholders) for d in reviewed),
+            "ids": [d.id for d in reviewed],
+        },
         "parameters": count_parameters(model),
         "vocab_size": len(tokenizer),
         "base": settings.base,

@@ -551,7 +551,12 @@ def repro(
     targets: Sequence[str] = (), *, force: bool = False, repo: str | Path | None = None
 ) -> None:
     """``dvc repro`` with this interpreter's folder first on PATH, so the stages' ``python``
-    is the one deid is installed in; output streams to the terminal."""
+    is the one deid is installed in; output streams to the terminal. A fresh clone has no
+    review store (it holds decision text, never in git): an empty one is made, which DVC
+    hashes like any folder, so the ``reviews`` stage runs and yields empty sets."""
+    from deid.review.store import DEFAULT_DIR
+
     root = find_root(repo)
+    (root / DEFAULT_DIR).mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "dvc", "repro", *(["--force"] if force else []), *targets]
     _run(command, root, capture=False, python_first=True)

@@ -91,10 +91,14 @@ def validation_markdown(results: list[Any]) -> str:
 
 
 @task(name="validate-data", cache_policy=NO_CACHE)
-def validate_data(project_dir: str, params_path: str) -> dict[str, Any]:
-    """The three GX suites on the corpus and its detected placeholders. Publishes the report
-    (and a link to the Data Docs) before failing, so a failed run shows why."""
+def validate_data(
+    project_dir: str, params_path: str, reviews_limit: int | None = None
+) -> dict[str, Any]:
+    """The GX suites on the corpus and its detected placeholders, and ``reviews`` on the
+    review store (its first ``reviews_limit`` bytes: the version a retrain pinned). Publishes
+    the report (and a link to the Data Docs) before failing, so a failed run shows why."""
     from deid.checks import load_check_params, run_suites
+    from flows.reviews import project_review_settings
 
     logging.getLogger("great_expectations").setLevel(logging.WARNING)
     p = load_check_params(in_project(project_dir, params_path))
@@ -106,9 +110,11 @@ def validate_data(project_dir: str, params_path: str) -> dict[str, Any]:
         if p.bavaria_holdout
         else None,
     )
+    reviews = project_review_settings(project_dir, params_path)
     results = run_suites(
         in_project(project_dir, CORPUS_DIR), p, in_project(project_dir, PLACEHOLDERS),
-        project_dir=in_project(project_dir, GX_DIR),
+        project_dir=in_project(project_dir, GX_DIR), reviews=reviews.folder,
+        review_settings=reviews, reviews_limit=reviews_limit,
     )  # fmt: skip
     report = validation_markdown(results)
     create_markdown_artifact(

@@ -2,8 +2,9 @@
 on the rewritten test sets → promotion gate.
 
 Each step is one ``deid`` call: ``deid.versioning.checkout_corpus``, the ``ingest`` and
-``placeholders`` stages, ``deid.checks.run_suites``, ``deid.train_model.run_training`` (uses a
-GPU when there is one), ``deid.registry.log_training_run`` (new version → ``challenger``),
+``placeholders`` stages, ``deid.checks.run_suites``, the saved reviews versioned and prepared
+(``flows.reviews``: extra training documents, the gold set ``reviews``, the model's agreement
+with its reviewers), ``deid.train_model.run_training`` (uses a GPU when there is one), ``deid.registry.log_training_run`` (new version → ``challenger``),
 ``deid.model_eval.evaluate_pipeline`` (challenger and current champion on the same documents)
 and ``deid.gate.run_gate`` (``champion`` only when the floors are met and it is not worse than
 the champion). Artifacts: the gate table with decision and reason, and a run summary with
@@ -40,6 +41,7 @@ from flows.data import (
     pin_corpus,
     validate_data,
 )
+from flows.reviews import pin_reviews, prepare_reviews, publish_agreement
 
 GOLD_SETS = {"ler": "data/gold/ler_rewritten.jsonl", "bavaria": "data/gold/bavaria/rewritten.jsonl"}
 
@@ -82,10 +84,12 @@ def import_encoder(project_dir: str, params_path: str, profile: str | None) -> d
 
 @task(name="train-model", cache_policy=NO_CACHE)
 def train_model(
-    project_dir: str, params_path: str, profile: str | None, output_dir: str | None
-) -> Any:
-    """One training run on the corpus and its placeholders (profile tiny | small | base);
-    the pipeline goes to ``output_dir``, default ``models/<profile>``."""
+    project_dir: str, params_path: str, profile: str | None, output_dir: str | None,
+    reviews_path: str | None = None,
+) -> Any:  # fmt: skip
+    """One training run on the corpus and its placeholders (profile tiny | small | base) and
+    the reviewed decisions of ``reviews_path``; the pipeline goes to ``output_dir``, default
+    ``models/<profile>``."""
     from dataclasses import replace
 
     from deid.settings import load_settings
@@ -98,6 +102,7 @@ def train_model(
         in_project(project_dir, "data/corpus"),
         in_project(project_dir, output_dir or f"models/{settings.profile}"), settings,
         placeholders_path=in_project(project_dir, "data/work/placeholders.jsonl"),
+        reviews_path=reviews_path,
     )  # fmt: skip
     get_run_logger().info(
         "trained %s on %s: %d epochs, best epoch %s",
@@ -233,7 +238,8 @@ def summary_markdown(
         ["corpus version", f"`{corpus['md5']}` ({corpus['nfiles']} files, {corpus['how']})"],
         *[[f"corpus {s}", f"{splits[s]['documents']} documents"] for s in ("train", "validation", "test")],
         ["placeholders (train)", placeholders["train"]["placeholders"]],
-        ["training documents", f"{report['documents']['train']} train, {report['documents']['validation']} validation"],
+        ["training documents", (f"{report['documents']['train']} train, {report['documents']['validation']} validation, "
+                                f"{report['documents'].get('reviews', 0)} reviewed decisions")],
         ["profile / device", f"{report['profile']} / {result.device}"],
         ["epochs (best)", f"{len(result.history)} ({result.best_epoch})"],
         *[[f"evaluated on {g}", f"{n} documents"] for g, n in evaluations["documents"].items()],
@@ -279,16 +285,20 @@ def retrain(
     check_tracking_uri(uri, create=True)  # a server that is down fails now, not after training
     with durations.step("pin corpus version"):
         corpus = pin_corpus(project_dir, rev, sources)
+    with durations.step("pin reviews version"):
+        pinned = pin_reviews(project_dir, params_path)
     with durations.step("build corpus"):
         splits = build_corpus(project_dir, params_path)
     with durations.step("detect placeholders"):
         placeholders = detect_placeholders(project_dir)
     with durations.step("validate data"):
-        validate_data(project_dir, params_path)
+        validate_data(project_dir, params_path, reviews_limit=pinned["bytes"])
+    with durations.step("prepare reviews"):
+        reviews = prepare_reviews(project_dir, params_path, pinned)
     with durations.step("import encoder"):
         import_encoder(project_dir, params_path, profile)
     with durations.step("train"):
-        output = train_model(project_dir, params_path, profile, model_dir)
+        output = train_model(project_dir, params_path, profile, model_dir, reviews["train"])
     with durations.step("register"):
         info = register_model(
             output,
@@ -297,11 +307,12 @@ def retrain(
             uri,
             artifact_location_for(project_dir, uri, artifact_location),
         )
+        publish_agreement(reviews, info["run_id"], uri)
     with durations.step("evaluate"):
         evaluations = evaluate_models(
             str(output.pipeline_dir),
             project_dir,
-            gold_sets or GOLD_SETS,
+            {**(gold_sets or GOLD_SETS), **reviews["gold_sets"]},
             eval_max_documents,
             uri,
             info["version"],
@@ -337,6 +348,7 @@ def retrain(
         "run_id": info["run_id"], "decision": decision.label, "reasons": list(decision.reasons),
         "aliases": aliases, "champion_before": evaluations["champion_version"],
         "eval_documents": evaluations["documents"], "links": links, "seconds": durations.steps,
+        "reviews": {"version": reviews["version"], **reviews["counts"]},
     }  # fmt: skip
 
 

@@ -1,26 +1,32 @@
 """Stage ``train``: one training run (``deid.train_model.run_training``) on the dataset.
 
 The profile (tiny | small | base) and every setting come from the params file
-(``model.profile`` …). Writes the pipeline directory, the run's headline numbers as metrics
+(``model.profile`` …); ``--reviews`` adds the reviewed decisions (all of them, whatever
+``max_documents`` keeps of the corpus). Writes the pipeline directory, the run's headline numbers as metrics
 and the per-epoch loss and validation precision/recall/F1/F2 as a plot table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from pipelines import logger, parser, setup_logging, write_json
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     p = parser(__doc__, "dataset", "placeholders", "params", "output", "metrics", "plots")
+    p.add_argument("--reviews", type=Path, help="Reviewed decisions (the reviews stage's train.jsonl).")
     args = p.parse_args(argv)
     setup_logging()
     from deid.settings import load_settings
     from deid.train_model import run_training
 
     settings = load_settings(args.params)
-    out = run_training(args.dataset, args.output, settings, placeholders_path=args.placeholders)
+    out = run_training(
+        args.dataset, args.output, settings, placeholders_path=args.placeholders,
+        reviews_path=args.reviews,
+    )  # fmt: skip
     report, result = out.report, out.report["result"]
     write_json(
         args.plots,

@@ -1,8 +1,10 @@
-"""Data checks with Great Expectations: corpus integrity, placeholder quality, training set.
+"""Data checks with Great Expectations: corpus integrity, placeholder quality, training set,
+saved reviews.
 
-``run_corpus_integrity``, ``run_placeholder_quality`` and ``run_training_set`` return a
-:class:`CheckResult` (success, numbers, failed expectations, Data Docs path). GX itself is
-imported only when a check runs, so importing this package stays cheap.
+``run_corpus_integrity``, ``run_placeholder_quality``, ``run_training_set`` and
+``run_reviews`` return a :class:`CheckResult` (success, numbers, failed expectations, Data
+Docs path). GX itself is imported only when a check runs, so importing this package stays
+cheap.
 """
 
 from deid.checks.config import SUITE_NAMES, CheckParams, load_check_params
@@ -11,6 +13,7 @@ from deid.checks.run import (
     CHECKS,
     run_corpus_integrity,
     run_placeholder_quality,
+    run_reviews,
     run_suites,
     run_training_set,
 )
@@ -23,6 +26,7 @@ __all__ = [
     "load_check_params",
     "run_corpus_integrity",
     "run_placeholder_quality",
+    "run_reviews",
     "run_suites",
     "run_training_set",
 ]

@@ -21,7 +21,8 @@ SECTION = "validate"
 CORPUS_INTEGRITY = "corpus_integrity"
 PLACEHOLDER_QUALITY = "placeholder_quality"
 TRAINING_SET = "training_set"
-SUITE_NAMES: tuple[str, ...] = (CORPUS_INTEGRITY, PLACEHOLDER_QUALITY, TRAINING_SET)
+REVIEWS = "reviews"
+SUITE_NAMES: tuple[str, ...] = (CORPUS_INTEGRITY, PLACEHOLDER_QUALITY, TRAINING_SET, REVIEWS)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Entry points of the three data checks, for the CLI, the DVC stage and Prefect flows.
+"""Entry points of the data checks, for the CLI, the DVC stage and Prefect flows.
 
 Each builds its table (ids, numbers, labels), validates it with its GX checkpoint and returns
 a :class:`CheckResult`; nothing is printed. Thresholds come from params.yaml (``validate:``).
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -17,6 +17,7 @@ from deid.checks import tables
 from deid.checks.config import (
     CORPUS_INTEGRITY,
     PLACEHOLDER_QUALITY,
+    REVIEWS,
     TRAINING_SET,
     CheckParams,
     check_params,
@@ -26,6 +27,9 @@ from deid.checks.result import CheckResult, markdown_summary
 from deid.checks.tables import Detector, PlaceholderSource
 from deid.corpus import RESERVED_LER
 from deid.schema import LABELS, Span
+
+if TYPE_CHECKING:
+    from deid.review.dataset import PreparedReviews, ReservedIndex, ReviewSettings
 
 logger = logging.getLogger(__name__)
 
@@ -176,14 +180,65 @@ def run_placeholder_quality(
     return _finish(PLACEHOLDER_QUALITY, table, p, project_dir, stats)
 
 
+def review_settings(params: ParamsSource) -> ReviewSettings:
+    """``reviews:`` of a params file or loaded params (defaults for ready ``CheckParams``)."""
+    from deid.review.dataset import ReviewSettings, load_review_settings
+
+    if isinstance(params, CheckParams):
+        return ReviewSettings()
+    return ReviewSettings.from_params(params) if isinstance(params, dict) else load_review_settings(params)
+
+
+def run_reviews(
+    corpus_dir: str | Path = DEFAULT_CORPUS,
+    params: ParamsSource = DEFAULT_PARAMS,
+    *,
+    reviews: str | Path | None = None,
+    settings: ReviewSettings | None = None,
+    limit: int | None = None,
+    project_dir: str | Path | None = None,
+) -> CheckResult:
+    """Suite ``reviews`` on the review store ``reviews`` (default: ``reviews.folder``; its
+    first ``limit`` bytes): every record valid, each document used once, no reserved
+    document (the corpus's test split and ``reviews.reserved_gold``) trained or evaluated on."""
+    from deid.review.dataset import prepare_store
+
+    settings = settings or review_settings(params)
+    records, reserved, prepared = prepare_store(reviews or settings.folder, corpus_dir, settings, limit)
+    return check_prepared_reviews(records, prepared, reserved, settings, project_dir=project_dir)
+
+
+def check_prepared_reviews(
+    records: list[tuple[int, Any]],
+    prepared: PreparedReviews,
+    reserved: ReservedIndex,
+    settings: ReviewSettings,
+    *,
+    project_dir: str | Path | None = None,
+) -> CheckResult:
+    """Suite ``reviews`` on store lines already read and prepared (the ``reviews`` stage
+    checks what it is about to write)."""
+    table = tables.reviews_table(records, prepared, reserved, settings.reserved_overlap)
+    stats: dict[str, Any] = {f"reviews_{k}": v for k, v in prepared.counts().items()}
+    stats["reserved_documents_indexed"] = reserved.documents
+    invalid = prepared.report()["invalid_lines"]
+    if invalid:
+        stats["invalid_lines"] = invalid[:20]
+    return _finish(REVIEWS, table, CheckParams(), project_dir, stats)
+
+
 def run_suites(
     corpus_dir: str | Path,
     params: ParamsSource,
     placeholders: PlaceholderSource,
     *,
     project_dir: str | Path | None = None,
+    reviews: str | Path | None = None,
+    review_settings: ReviewSettings | None = None,
+    reviews_limit: int | None = None,
 ) -> list[CheckResult]:
-    """All three suites on one corpus, scoring one set of detected placeholders.
+    """The suites on one corpus, scoring one set of detected placeholders, and with
+    ``reviews`` (a review store folder) the ``reviews`` suite.
 
     ``placeholder_quality`` scores the same spans the other suites count (looked up by the
     test documents' text) instead of detecting anew, so the gate judges exactly what training
@@ -191,15 +246,20 @@ def run_suites(
     p = resolve_params(params)
     found = tables.resolve_placeholders(placeholders)
     by_text = {d.text: found[d.id] for d in tables.load_splits(corpus_dir, ["test"])["test"]}
-    return [
+    results = [
         run_corpus_integrity(corpus_dir, p, placeholders=found, project_dir=project_dir),
         run_placeholder_quality(corpus_dir, p, detect=by_text.__getitem__, project_dir=project_dir),
         run_training_set(corpus_dir, p, placeholders=found, project_dir=project_dir),
     ]
+    if reviews is not None:
+        results.append(run_reviews(corpus_dir, params, reviews=reviews, settings=review_settings,
+                                   limit=reviews_limit, project_dir=project_dir))  # fmt: skip
+    return results
 
 
 CHECKS = {
     "corpus": run_corpus_integrity,
     "placeholders": run_placeholder_quality,
     "dataset": run_training_set,
+    "reviews": run_reviews,
 }

@@ -12,7 +12,13 @@ from typing import Any
 import great_expectations.expectations as gxe
 from great_expectations.expectations.row_conditions import Column
 
-from deid.checks.config import CORPUS_INTEGRITY, PLACEHOLDER_QUALITY, TRAINING_SET, CheckParams
+from deid.checks.config import (
+    CORPUS_INTEGRITY,
+    PLACEHOLDER_QUALITY,
+    REVIEWS,
+    TRAINING_SET,
+    CheckParams,
+)
 from deid.checks.tables import TRAINING_SPLITS, label_column
 from deid.corpus import SPLITS
 
@@ -128,10 +134,49 @@ def training_set(p: CheckParams) -> list[gxe.Expectation]:
     return out
 
 
+def reviews(p: CheckParams) -> list[gxe.Expectation]:
+    """One row per line of the review store (``tables.reviews_table``); an empty store (no
+    reviews yet) passes. ``p`` has no review thresholds: the rules hold for every record."""
+    from deid.review.dataset import EVALUATION, TRAIN, USES
+
+    used: dict[str, Any] = {"row_condition": Column("use").is_in([TRAIN, EVALUATION])}
+    return [
+        _e(gxe.ExpectColumnValuesToBeInSet, "records_parsed",
+           "Every line is a JSON object (not a half-written or hand-edited line).",
+           column="parsed", value_set=[True]),
+        _e(gxe.ExpectColumnValuesToBeInSet, "sha256_matches",
+           "The text is the one the reviewer saw: its sha256 matches.", column="sha256_ok",
+           value_set=[True]),
+        _e(gxe.ExpectColumnValuesToBeInSet, "offsets_valid",
+           "Final spans lie inside the text, non-empty, sorted and disjoint.",
+           column="offsets_ok", value_set=[True]),
+        _e(gxe.ExpectColumnValuesToBeInSet, "labels_known",
+           "Final spans carry a label of deid.schema.LABELS (a model class).",
+           column="labels_known", value_set=[True]),
+        _e(gxe.ExpectColumnValuesToBeInSet, "reviewer_present",
+           "Every review names its reviewer.", column="reviewer_present", value_set=[True]),
+        _e(gxe.ExpectColumnValuesToBeInSet, "records_consistent",
+           "Decisions follow from the spans and the id from the content (check_review).",
+           column="consistent", value_set=[True]),
+        _e(gxe.ExpectColumnValuesToBeUnique, "ids_unique",
+           "A review is saved once (a retried save is not appended again).", column="id"),
+        _e(gxe.ExpectColumnValuesToBeInSet, "uses_known",
+           "Every line is used for training or evaluation, superseded, refused or invalid.",
+           column="use", value_set=list(USES)),
+        _e(gxe.ExpectColumnValuesToBeUnique, "one_side_per_document",
+           "A document is used once: never in training and in the evaluation set.",
+           column="document", **used),
+        _e(gxe.ExpectColumnValuesToBeInSet, "no_reserved_documents",
+           "Reviews of reserved evaluation documents are never trained or evaluated on.",
+           column="reserved", value_set=[False], **used),
+    ]  # fmt: skip
+
+
 BUILDERS = {
     CORPUS_INTEGRITY: corpus_integrity,
     PLACEHOLDER_QUALITY: placeholder_quality,
     TRAINING_SET: training_set,
+    REVIEWS: reviews,
 }
 
 

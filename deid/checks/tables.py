@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from deid.corpus import SPLITS, is_reserved
 from deid.elements import Confusion
 from deid.io import read_documents, read_jsonl
-from deid.schema import KEEP_LABELS, LABELS, Document, Span, spans_from_dicts
+from deid.schema import KEEP_LABELS, LABELS, REVIEWER, Document, Span, spans_from_dicts
+
+if TYPE_CHECKING:
+    from deid.review.dataset import PreparedReviews, ReservedIndex
 
 Detector = Callable[[str], list[Span]]
 Placeholders = Mapping[str, list[Span]]
@@ -229,3 +233,71 @@ _QUALITY_COLUMNS = [
     "gold_set", "documents", "gold_elements", "predicted_elements", "tp", "fp", "fn",
     "precision", "recall", "f1",
 ]  # fmt: skip
+
+
+def reviews_table(
+    records: Sequence[tuple[int, Any]],
+    prepared: PreparedReviews,
+    reserved: ReservedIndex,
+    reserved_overlap: float,
+) -> pd.DataFrame:
+    """One row per line of the review store (``deid.review.read_records``): each property a
+    saved review must have, checked here on its own (not through ``check_review``), what
+    became of it (``prepared``: train, evaluation, superseded, reserved, invalid) and whether
+    its text is a reserved document, recomputed from ``reserved``. The document is its key's
+    prefix (a hash of the whole normalized text), never text."""
+    from deid.review.dataset import INVALID
+    from deid.review.record import text_sha256
+
+    uses = {row.line: row for row in prepared.rows}
+    rows: list[dict[str, Any]] = []
+    for line, record in records:
+        rec = record if isinstance(record, Mapping) else {}
+        text, spans, reviewer = rec.get("text"), rec.get("spans"), rec.get("reviewer")
+        has_text = isinstance(text, str)
+        spans = spans if isinstance(spans, list) else None
+        row = uses[line]
+        checks = {
+            "sha256_ok": has_text and text_sha256(text) == rec.get("sha256"),
+            "offsets_ok": has_text and spans is not None and _review_offsets_ok(text, spans),
+            "labels_known": spans is not None
+            and all(isinstance(s, Mapping) and s.get("label") in LABELS for s in spans),
+            "reviewer_present": isinstance(reviewer, str) and bool(REVIEWER.fullmatch(reviewer)),
+            "consistent": row.use != INVALID,
+        }
+        if not isinstance(record, Mapping):  # not JSON: only records_parsed fails for it
+            checks = dict.fromkeys(checks)
+        rows.append(
+            {
+                "line": line,
+                "id": row.id,
+                "document": row.document[:16] if row.document else None,
+                "use": row.use,
+                "parsed": isinstance(record, Mapping),
+                **checks,
+                "reserved": has_text and reserved.overlap(text) >= reserved_overlap,
+                "spans": len(spans) if spans is not None else 0,
+            }
+        )
+    return pd.DataFrame(rows, columns=_REVIEW_COLUMNS)
+
+
+_REVIEW_COLUMNS = [
+    "line", "id", "document", "use", "parsed", "sha256_ok", "offsets_ok", "labels_known",
+    "reviewer_present", "consistent", "reserved", "spans",
+]  # fmt: skip
+
+
+def _review_offsets_ok(text: str, spans: list[Any]) -> bool:
+    """Integer offsets inside the text, non-empty, sorted and disjoint (gold spans)."""
+    end = 0
+    for span in spans:
+        if not isinstance(span, Mapping):
+            return False
+        start, stop = span.get("start"), span.get("end")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, stop)):
+            return False
+        if not end <= start < stop <= len(text):
+            return False
+        end = stop
+    return True

@@ -1,4 +1,4 @@
-"""``deid check corpus|placeholders|dataset``: the Great Expectations data checks.
+"""``deid check corpus|placeholders|dataset|reviews``: the Great Expectations data checks.
 
 Prints the markdown summary (failed expectations and numbers, never text) and exits 1 when
 the suite fails, so a pipeline stage stops there.
@@ -22,13 +22,15 @@ class Suite(str, Enum):
     corpus = "corpus"
     placeholders = "placeholders"
     dataset = "dataset"
+    reviews = "reviews"
 
 
 def check(
     suite: Annotated[
         Suite,
         typer.Argument(
-            help="corpus (integrity) | placeholders (quality) | dataset (training set)."
+            help="corpus (integrity) | placeholders (quality) | dataset (training set) | "
+            "reviews (the saved reviews, params reviews.folder)."
         ),
     ],
     corpus: Annotated[Path, typer.Option(help="Corpus directory (split JSONL files).")] = Path(
@@ -49,7 +51,7 @@ def check(
     from deid.checks import CHECKS
 
     logging.getLogger("great_expectations").setLevel(logging.WARNING)  # INFO floods the log
-    kwargs = {"placeholders": placeholders} if suite != Suite.placeholders else {}
+    kwargs = {"placeholders": placeholders} if suite in (Suite.corpus, Suite.dataset) else {}
     result = CHECKS[suite.value](corpus, params, project_dir=gx_dir, **kwargs)
     typer.echo(result.summary)
     if not result.success:

@@ -17,7 +17,14 @@ from deid.review.record import (
     new_review,
     parse_spans,
 )
-from deid.review.store import DEFAULT_DIR, REVIEWS_FILE, ReviewStore, read_reviews
+from deid.review.store import (
+    DEFAULT_DIR,
+    REVIEWS_FILE,
+    ReviewStore,
+    frozen,
+    read_records,
+    read_reviews,
+)
 
 __all__ = [
     "DECISIONS",
@@ -30,7 +37,9 @@ __all__ = [
     "decide",
     "decision_counts",
     "final_spans",
+    "frozen",
     "new_review",
     "parse_spans",
+    "read_records",
     "read_reviews",
 ]

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from deid.errors import UserError
-from deid.schema import LABELS, Span, coarse_label
+from deid.schema import LABELS, REVIEWER, Span, coarse_label
 
 REVIEW_SCHEMA = 1
 ACCEPTED, REJECTED, RELABELLED, WIDENED, ADDED = (
@@ -153,8 +153,6 @@ def new_review(
     """A checked review record for ``text``: ``model`` the spans the analysis proposed,
     ``final`` the reviewer's spans (lists of span objects), ``model_info`` which pipeline
     proposed them."""
-    from deid.gate import REVIEWER
-
     if not isinstance(text, str) or not text.strip():
         raise ReviewError("text: a review needs the reviewed text")
     if not isinstance(reviewer, str) or not REVIEWER.fullmatch(reviewer):

@@ -174,8 +174,43 @@ def test_config_from_params_and_unknown_keys() -> None:
 
 def test_project_params_have_a_gate_section(root) -> None:
     cfg = gate.load_gate_config(root / "params.yaml")
-    assert set(cfg.gold_sets) == {"ler", "bavaria"}
+    assert set(cfg.gold_sets) == {"ler", "bavaria", "reviews"}
+    assert cfg.min_documents == {"reviews": 20}
     assert "PERSON" in cfg.min_type_recall and 0 < cfg.min_recall <= 1
+
+
+def test_the_reviews_set_counts_once_it_has_enough_documents() -> None:
+    """A set with ``min_documents`` (the reviewed decisions) is skipped, with the reason in
+    the decision, until its evaluation says it had enough documents; then it is gated like
+    the others. Without a minimum a missing set still fails."""
+    cfg = GateConfig.from_params(
+        {"gate": {"gold_sets": ["ler", "bavaria", "reviews"], "min_type_recall": {"PERSON": 0.9},
+                  "min_documents": {"reviews": 20}}}
+    )  # fmt: skip
+    reviews = {"eval.reviews.recall": 0.5, "eval.reviews.precision": 0.7, "eval.reviews.f2": 0.5,
+               "eval.reviews.recall.PERSON": 0.5}  # fmt: skip
+    for few in ({}, {**reviews, "eval.reviews.documents": 7}):
+        decision = decide(metrics() | few, None, cfg)
+        assert decision.promote, decision.reasons
+        n = few.get("eval.reviews.documents", 0)
+        assert f"eval.reviews: not gated, {n} documents evaluated (counts from 20)" in decision.reasons
+        assert not [r for r in decision.rows if r.metric.startswith("eval.reviews.")]
+    enough = decide(metrics() | reviews | {"eval.reviews.documents": 20}, None, cfg)
+    assert not enough.promote and "eval.reviews.recall 0.5000 below floor 0.9000" in enough.reason
+    assert "not gated" not in enough.reason
+    good = {k: 0.95 for k in reviews} | {"eval.reviews.documents": 31}
+    assert decide(metrics() | good, None, cfg).promote
+    # the reviews' metrics are compared with the champion's like any set's
+    worse = decide(metrics() | good, metrics() | good | {"eval.reviews.recall": 0.99}, cfg)
+    assert not worse.promote and "eval.reviews.recall 0.9500 worse than champion" in worse.reason
+    assert not decide(metrics(), None, replace(cfg, min_documents={})).promote
+    with pytest.raises(ValueError, match="min_documents"):
+        GateConfig.from_params({"gate": {"gold_sets": ["ler"], "min_documents": {"reviews": 20}}})
+
+
+def test_evaluations_log_how_many_documents_they_had() -> None:
+    report = {"overall": {"documents": 23, "elements": {"recall": 0.9, "precision": 0.8}}}
+    assert registry.headline_metrics({"reviews": report})["eval.reviews.documents"] == 23.0
 
 
 def test_a_set_may_report_a_metric_instead_of_flooring_it() -> None:

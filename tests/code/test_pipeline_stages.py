@@ -1,6 +1,7 @@
 """The DVC pipeline: every stage's ``main()`` on six real documents (tiny profile), and
 ``dvc.yaml`` itself (valid for DVC, deps covering the deid modules each stage imports,
-params that exist, metrics and plots outside the cache)."""
+params that exist, metrics and plots outside the cache). Reviews saved through the real
+service (``deid serve`` on loopback) reach the next training."""
 
 from __future__ import annotations
 
@@ -12,15 +13,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
 
 from deid.ler import read_conll, split_documents
 from deid.versioning import import_sources
-from pipelines import dataset, evaluate, ingest, paragraphs, placeholders, train, validate
-from tests.conftest import ROOT, SOURCES
+from pipelines import dataset, evaluate, ingest, paragraphs, placeholders, reviews, train, validate
+from tests.conftest import ROOT, SOURCES, read_source
 
-STAGES = ("ingest", "paragraphs", "placeholders", "validate", "dataset", "encoder", "train", "evaluate")
+STAGES = ("ingest", "paragraphs", "placeholders", "validate", "dataset", "reviews", "encoder", "train", "evaluate")
 DVC_YAML = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 
@@ -182,8 +184,78 @@ def with_dataset(validated: Path) -> Path:
     return ws
 
 
+REVIEWED = "decisions/bag/9-azr-115-23.txt.xz"  # not in this workspace's corpus, not reserved
+
+
+def _docx(text: str) -> bytes:
+    import io
+
+    import docx
+
+    document = docx.Document()
+    for line in text.split("\n"):
+        document.add_paragraph(line)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def _save_review(service, analysis: dict, text: str, added: list[dict]) -> dict:
+    """What the review page sends: the analysis' spans, the reviewer's (all proposed spans but
+    the first kept, ``added`` added) and the reviewer's name."""
+    final = [{"start": s["start"], "end": s["end"], "label": s["type"]} for s in analysis["spans"][1:]]
+    final = [s for s in final if not any(s["start"] < a["end"] and a["start"] < s["end"] for a in added)]
+    body = {"text": text, "model_spans": analysis["spans"], "spans": final + added, "reviewer": "a.richter"}
+    reply = httpx.post(f"{service.url}/reviews", json=body, timeout=120)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
 @pytest.fixture(scope="module")
-def trained(with_dataset: Path) -> Path:
+def reviewed(with_dataset: Path) -> dict:
+    """Three reviews saved through a real ``deid serve`` into data/reviews: a BVerwG decision
+    uploaded as DOCX with two witnesses' names added (the training side), a BAG decision
+    pasted with three of its placeholders marked (the evaluation side: the salt is chosen
+    so) and the workspace's reserved Bavarian decision (refused); then the ``reviews`` stage
+    with its GX suite."""
+    from deid.placeholders import detect_placeholders
+    from deid.review.dataset import EVALUATION, TRAIN, document_key, review_split
+    from infra.workbench import start_service
+    from tests.code.formats_data import decision, name_spans
+
+    ws = with_dataset
+    service = start_service(["--rules-only", "--reviews", str(ws / "data/reviews")], log=ws / "serve.log",
+                            cwd=ws, env={"MLFLOW_TRACKING_URI": "", "DEID_SECRET": ""})  # fmt: skip
+    try:
+        upload = {"file": ("Urteil 2 A 7.23.docx", _docx(decision()), "application/octet-stream")}
+        analysis = httpx.post(f"{service.url}/analyze", files=upload, timeout=120).json()
+        docx_text = analysis["text"]
+        names = [{"start": s.start, "end": s.end, "label": "PERSON"} for s in name_spans(docx_text)
+                 if s.label == "PERSON"]  # fmt: skip
+        saved = {"docx": _save_review(service, analysis, docx_text, names)}
+        for name, text in (("pasted", read_source(REVIEWED)), ("reserved", read_source(f"decisions/{DECISIONS[-1]}.txt.xz"))):
+            analysis = httpx.post(f"{service.url}/analyze", json={"text": text}, timeout=120).json()
+            # the BAG decision is published anonymized: the reviewer marks three of its placeholders
+            marked = [{"start": s.start, "end": s.end, "label": s.label} for s in detect_placeholders(text)[:3]]
+            saved[name] = _save_review(service, analysis, text, marked)
+    finally:
+        service.stop()
+    keys = document_key(docx_text), document_key(read_source(REVIEWED))
+    salt = next(f"stage-test-{i}" for i in range(1000)
+                if [review_split(k, 0.5, f"stage-test-{i}") for k in keys] == [TRAIN, EVALUATION])  # fmt: skip
+    params = yaml.safe_load((ws / "params.yaml").read_text(encoding="utf-8"))
+    params["reviews"] |= {"evaluation_share": 0.5, "salt": salt}
+    (ws / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    reviews.main(
+        ["--reviews", f"{ws}/data/reviews", "--corpus", f"{ws}/data/corpus", "--params", f"{ws}/params.yaml",
+         "--gx", f"{ws}/gx", "--output", f"{ws}/data/work/reviews", "--metrics", f"{ws}/reports/reviews.json",
+         *[a for g in ("ler_rewritten", "ler_rewritten_novel", "bavaria/rewritten") for a in ("--gold", f"{ws}/data/gold/{g}.jsonl")]]
+    )  # fmt: skip
+    return {"saved": saved, "names": [docx_text[n["start"] : n["end"]] for n in names], "log": service.logs()}
+
+
+@pytest.fixture(scope="module")
+def trained(with_dataset: Path, reviewed: dict) -> Path:
     ws = with_dataset
     train.main(
         [
@@ -191,6 +263,8 @@ def trained(with_dataset: Path) -> Path:
             f"{ws}/data/dataset",
             "--placeholders",
             f"{ws}/data/work/placeholders.jsonl",
+            "--reviews",
+            f"{ws}/data/work/reviews/train.jsonl",
             "--params",
             f"{ws}/params.yaml",
             "--output",
@@ -388,7 +462,7 @@ def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
     ws = trained
     assert (ws / "models/latest/training_report.json").exists()
     metrics = _read(ws / "reports/train.json")
-    assert metrics["profile"] == "tiny" and metrics["documents"] == {"train": 3, "validation": 1}
+    assert metrics["profile"] == "tiny" and metrics["documents"] == {"train": 3, "validation": 1, "reviews": 1}
     history = _read(ws / "reports/plots/train_history.json")
     assert len(history) == metrics["epochs"] >= 1
     assert {"epoch", "train_loss", "val_precision", "val_recall"} <= set(history[0])
@@ -400,6 +474,7 @@ def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> N
     ws = trained
     train.main(
         ["--dataset", f"{ws}/data/dataset", "--placeholders", f"{ws}/data/work/placeholders.jsonl",
+         "--reviews", f"{ws}/data/work/reviews/train.jsonl",
          "--params", f"{ws}/params.yaml", "--output", f"{tmp_path}/again",
          "--metrics", f"{tmp_path}/train.json", "--plots", f"{tmp_path}/history.json"]
     )  # fmt: skip
@@ -408,6 +483,42 @@ def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> N
         assert (first / name).read_bytes() == (again / name).read_bytes(), name
     learned = lambda rows: [(r["train_loss"], r["val_precision"], r["val_recall"]) for r in rows]  # noqa: E731
     assert learned(_read(ws / "reports/plots/train_history.json")) == learned(_read(tmp_path / "history.json"))
+
+
+def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Path, reviewed: dict) -> None:
+    """The issue's measure: a decision uploaded as DOCX and reviewed in the service is a
+    training document of the next training run (its id in the training report), with its
+    reviewed names replaced by surrogates: they never become vocabulary; the review of the
+    reserved Bavarian decision is refused; the third review went to the evaluation set."""
+    from deid.io import read_documents
+
+    ws = trained
+    report = _read(ws / "reports/reviews.json")
+    assert report["counts"] == {"records": 3, "train": 1, "evaluation": 1, "superseded": 0,
+                                "reserved": 1, "invalid": 0}  # fmt: skip
+    assert report["reserved_lines"] == [3]
+    (doc,) = read_documents(ws / "data/work/reviews/train.jsonl")
+    assert doc.meta["review_id"] == reviewed["saved"]["docx"]["id"] and doc.meta["reviewer"] == "a.richter"
+    assert {doc.text[s.start : s.end] for s in doc.spans} >= set(reviewed["names"])
+    (held_out,) = read_documents(ws / "data/work/reviews/evaluation.jsonl")
+    assert held_out.meta["review_id"] == reviewed["saved"]["pasted"]["id"] and held_out.spans
+    training = _read(ws / "models/latest/training_report.json")
+    assert training["reviews"] == {"documents": 1, "spans": len(doc.spans), "ids": [doc.id]}
+    vocabulary = (ws / "models/latest/model/tokenizer.json").read_text(encoding="utf-8").lower()
+    words = {w for name in reviewed["names"] for w in name.lower().split()}
+    assert len(words) == 4 and not [w for w in words if f'"{w}"' in vocabulary]
+    assert not [n for n in reviewed["names"] if n in reviewed["log"]]
+    assert reviewed["saved"]["docx"]["decisions"]["added"] == len(reviewed["names"])
+
+
+def test_reviews_stage_on_a_fresh_clone_gives_empty_sets(with_dataset: Path, tmp_path: Path) -> None:
+    ws = with_dataset
+    reviews.main(
+        ["--reviews", f"{tmp_path}/missing", "--corpus", f"{ws}/data/corpus", "--params", f"{ws}/params.yaml",
+         "--gx", str(tmp_path / "gx"), "--output", f"{tmp_path}/out", "--metrics", f"{tmp_path}/reviews.json"]
+    )  # fmt: skip
+    assert _read(tmp_path / "reviews.json")["counts"]["records"] == 0
+    assert (tmp_path / "out/train.jsonl").read_text() == (tmp_path / "out/evaluation.jsonl").read_text() == ""
 
 
 def test_evaluate_writes_metrics_reports_and_recall_plots(evaluated: Path) -> None:
@@ -542,6 +653,9 @@ def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
         ("ingest", "placeholders"),
         ("placeholders", "validate"),
         ("validate", "dataset"),
+        ("dataset", "reviews"),
+        ("ingest", "reviews"),
+        ("reviews", "train"),
         ("dataset", "train"),
         ("dataset", "encoder"),
         ("encoder", "train"),

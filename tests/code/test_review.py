@@ -130,3 +130,38 @@ def test_spans_from_a_client_are_checked(text: str) -> None:
     with pytest.raises(ReviewError, match="score"):
         parse_spans(text, [_d(5, 9, "ID", score="high")])
     assert final_spans(text, []) == []
+
+
+def test_a_retried_save_is_stored_once(text: str, tmp_path: Path) -> None:
+    """The same review again (same content id, e.g. a save the network retried) is not
+    appended a second time, so the store's ids stay unique; another review is."""
+    store = ReviewStore(tmp_path)
+    record = new_review(text, [], [_d(10, 15, "PERSON")], reviewer="x", model_info=MODEL_INFO)
+    other = new_review(text, [], [_d(10, 16, "PERSON")], reviewer="x", model_info=MODEL_INFO,
+                       created=record["created"])  # fmt: skip
+    assert store.save(record) == store.save(record) == record["id"]
+    store.save(other)
+    assert [r["id"] for r in read_reviews(tmp_path)] == [record["id"], other["id"]]
+
+
+def test_frozen_holds_saves_back_and_a_limited_read_ends_at_the_snapshot(text: str, tmp_path: Path) -> None:
+    """While a retrain versions the store, saves wait; reading the snapshot's size later gives
+    exactly the reviews that were versioned, not one saved afterwards."""
+    from deid.review import frozen, read_records
+
+    store = ReviewStore(tmp_path)
+    first = new_review(text, [], [_d(10, 15, "PERSON")], reviewer="x", model_info=MODEL_INFO)
+    later = new_review(text, [], [_d(20, 25, "PERSON")], reviewer="x", model_info=MODEL_INFO)
+    store.save(first)
+    saving = threading.Thread(target=store.save, args=(later,))
+    with frozen(tmp_path) as size:
+        saving.start()
+        saving.join(timeout=1.0)
+        assert saving.is_alive(), "a save must wait while the store is frozen"
+        assert (tmp_path / REVIEWS_FILE).stat().st_size == size
+    saving.join(timeout=30)
+    assert not saving.is_alive()
+    assert [r["id"] for _, r in read_records(tmp_path, limit=size)] == [first["id"]]
+    assert [r["id"] for _, r in read_records(tmp_path)] == [first["id"], later["id"]]
+    with frozen(tmp_path / "none") as empty:
+        assert empty == 0

@@ -314,3 +314,104 @@ def test_cli_exits_nonzero_with_summary(corpus, params, placeholders, project, t
     assert result.exit_code == 1, result.output
     assert "# Data check `corpus_integrity`: FAILED" in result.output
     assert "ids_unique" in result.output
+
+
+# --- the reviews suite (saved reviews) -------------------------------------------------------
+
+REVIEW_INFO = {"uri": None, "name": None, "version": None, "alias": None, "pipeline_sha256": "ab" * 32}
+
+
+def _review_settings():
+    from deid.review.dataset import ReviewSettings
+
+    return ReviewSettings(reserved_gold=tuple(str(ROOT / g) for g in ReviewSettings().reserved_gold))
+
+
+def _saved_reviews(corpus: Path, folder: Path) -> list[str]:
+    """Two real reviews through the store: a BAG decision from the training split and a
+    reserved Bavarian decision from the test split (refused, counted). Returns their lines."""
+    from deid.review import ReviewStore, new_review
+
+    store = ReviewStore(folder)
+    bag = next(d for d in load_splits(corpus, ["train"])["train"] if d.court == "bag" and len(d.text) > 2000)
+    bavaria = _reserved_test_doc(corpus)
+    for text in (bag.text, bavaria["text"]):
+        final = [{"start": 100, "end": 110, "label": "PERSON"}]
+        store.save(new_review(text, final, final, reviewer="a.richter", model_info=REVIEW_INFO))
+    return store.path.read_text(encoding="utf-8").splitlines()
+
+
+def test_reviews_suite_passes_on_no_reviews_and_counts_a_refused_one(corpus, project, tmp_path):
+    from deid.checks import run_reviews
+
+    empty = run_reviews(corpus, PARAMS, reviews=tmp_path / "none", settings=_review_settings(), project_dir=project)
+    assert empty.success, empty.summary
+    assert empty.statistics["reviews_records"] == 0 and empty.statistics["reserved_documents_indexed"] > 200
+    _saved_reviews(corpus, tmp_path / "reviews")
+    result = run_reviews(corpus, PARAMS, reviews=tmp_path / "reviews", settings=_review_settings(), project_dir=project)
+    assert result.success, result.summary
+    stats = result.statistics
+    assert stats["reviews_reserved"] == 1 and stats["reviews_train"] + stats["reviews_evaluation"] == 1
+
+
+def _tampered(line: str, case: str) -> list[str]:
+    record = json.loads(line)
+    if case == "text_edited":
+        record["text"] += " und so weiter"
+    elif case == "span_beyond_text":
+        record["spans"][0]["end"] = len(record["text"]) + 5
+    elif case == "fine_label":
+        record["spans"][0]["label"] = "IBAN"
+    elif case == "no_reviewer":
+        record["reviewer"] = ""
+    elif case == "saved_twice":
+        return [line, line]
+    elif case == "not_json":
+        return [line[: len(line) // 2]]
+    return [json.dumps(record, ensure_ascii=False)]
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [
+        ("text_edited", {"sha256_matches", "records_consistent"}),
+        ("span_beyond_text", {"offsets_valid", "records_consistent"}),
+        ("fine_label", {"labels_known", "records_consistent"}),
+        ("no_reviewer", {"reviewer_present", "records_consistent"}),
+        ("saved_twice", {"ids_unique"}),
+        ("not_json", {"records_parsed"}),
+    ],
+)
+def test_reviews_suite_fails_on_a_tampered_store(corpus, project, tmp_path, case, expected):
+    from deid.checks import run_reviews
+    from deid.review import REVIEWS_FILE
+
+    folder = tmp_path / "reviews"
+    bag_line, bavaria_line = _saved_reviews(corpus, folder)
+    lines = _tampered(bag_line, case) + [bavaria_line]
+    (folder / REVIEWS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_reviews(corpus, PARAMS, reviews=folder, settings=_review_settings(), project_dir=project)
+    assert not result.success
+    assert set(result.failed_checks) == expected, result.summary
+    assert_numbers_only(result)
+    text = json.loads(bag_line)["text"]
+    assert text[100:160] not in result.summary and text[100:160] not in json.dumps(result.to_dict())
+
+
+def test_reviews_suite_fails_when_a_reserved_review_would_be_used(corpus, project, tmp_path):
+    """A second line of defence: should the preparation ever let a reserved document
+    through, the suite, which recomputes the overlap, fails the run."""
+    from dataclasses import replace
+
+    from deid.checks.run import check_prepared_reviews
+    from deid.review import read_records
+    from deid.review.dataset import TRAIN, ReservedIndex, prepare_reviews, reserved_texts
+
+    _saved_reviews(corpus, tmp_path / "reviews")
+    settings = _review_settings()
+    records = list(read_records(tmp_path / "reviews"))
+    reserved = ReservedIndex.build(reserved_texts(corpus, settings.reserved_gold))
+    prepared = prepare_reviews(records, reserved, settings)
+    prepared.rows = [replace(r, use=TRAIN) for r in prepared.rows]  # a broken preparation
+    result = check_prepared_reviews(records, prepared, reserved, settings, project_dir=project)
+    assert not result.success and set(result.failed_checks) == {"no_reserved_documents"}, result.summary

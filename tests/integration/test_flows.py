@@ -10,7 +10,10 @@ its corpus pushed to an S3 DVC remote; then
     quarantines an empty and a binary file, versions its output on the S3 DVC remote, and a
     re-run resumes instead of redoing;
 (d) none of the sensitive strings of the documents used reaches a Prefect log, artifact or
-    parameter, an MLflow param, tag, description or report, or the runs' stdout/stderr.
+    parameter, an MLflow param, tag, description or report, or the runs' stdout/stderr;
+(e) reviews saved before the retrain are versioned on the S3 DVC remote, trained on (their
+    ids in the training report), the held-out ones gated as the third gold set ``reviews``,
+    the review of a reserved decision refused, the agreement logged and shown.
 
 Floors and training size come from a params file written here, so decisions are
 deterministic: (a) needs recall ≥ 0.05 and gets it, (b) has recall 0.
@@ -47,18 +50,21 @@ TRAIN_TINY = {
     "max_documents": 8,
     "windows_per_epoch": 400,
 }
-FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01}
+FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01,
+          "min_documents": {"reviews": 2}}  # fmt: skip
 NOTHING = {"use_model": False, "use_recognizers": False}
 RAW_DECISION = "data/sources/decisions/bavaria/Y-300-Z-BECKRS-B-2019-N-17491.txt.xz"
 
 
 def write_params(
-    project: Path, name: str, *, train: dict[str, Any], anonymize: dict[str, Any] | None = None
-) -> str:
+    project: Path, name: str, *, train: dict[str, Any], anonymize: dict[str, Any] | None = None,
+    reviews: dict[str, Any] | None = None, gate: dict[str, Any] | None = None,
+) -> str:  # fmt: skip
     params = yaml.safe_load((project / "params.yaml").read_text(encoding="utf-8"))
     params["train"]["profiles"]["tiny"] = train
-    params["gate"].update(FLOORS)
+    params["gate"].update(FLOORS | (gate or {}))
     params["anonymize"].update(anonymize or {})
+    params["reviews"].update(reviews or {})
     (project / name).write_text(yaml.safe_dump(params), encoding="utf-8")
     return name
 
@@ -82,16 +88,60 @@ def retrain(stack: Stack, project: Path, params: str, *extra: str) -> FlowRun:
     )  # fmt: skip
 
 
+REVIEWED = ("bag/9-azr-115-23", "bag/5-azr-177-23", "bag/10-azr-345-22", "bverwg/010224U2A7.23.0",
+            "bfh/STRE202450071")  # fmt: skip
+WITNESS, ACCOUNT = "Zeugin Sabine Kowalczyk", "DE89 3704 0044 0532 0130 00"
+
+
 @pytest.fixture(scope="module")
-def retrained(stack_env: Stack, project: Path) -> FlowRun:
-    params = write_params(project, "params.test.yaml", train=TRAIN_TINY)
+def saved_reviews(project: Path) -> dict[str, Any]:
+    """Reviews in the project's store before any retrain, as ``deid serve`` saves them: five
+    bundled decisions, each with a witness's name and an account number; the reviewer
+    accepted the account number the model proposed, rejected one other span and added the
+    name. And a review of a reserved Bavarian decision. The salt puts two or more on the
+    evaluation side and the rest on the training side."""
+    from deid.review import ReviewStore, new_review
+    from deid.review.dataset import EVALUATION, TRAIN, document_key, review_split
+
+    store = ReviewStore(project / "data" / "reviews")
+    info = {"uri": "models:/deid-ner@champion", "name": "deid-ner", "version": "1", "alias": "champion",
+            "pipeline_sha256": "ef" * 32}  # fmt: skip
+    texts = []
+    for rel in REVIEWED:
+        source = ROOT / f"data/sources/decisions/{rel}.txt.xz"
+        head, tail = lzma.decompress(source.read_bytes()).decode("utf-8").split("\n", 1)
+        text = f"{head}\nDie Zahlung ging an die {WITNESS}, IBAN {ACCOUNT}.\n{tail}"
+        name, iban = text.index(WITNESS) + len("Zeugin "), text.index(ACCOUNT)
+        gold = [{"start": name, "end": name + len(WITNESS) - len("Zeugin "), "label": "PERSON"},
+                {"start": iban, "end": iban + len(ACCOUNT), "label": "ID"}]  # fmt: skip
+        model = [{**gold[1], "label": "IBAN", "score": 1.0, "source": "deid.recognizers.iban.v1"},
+                 {"start": 0, "end": 4, "label": "LOCATION", "score": 0.4, "source": "model"}]  # fmt: skip
+        store.save(new_review(text, model, gold, reviewer="a.richter", model_info=info))
+        texts.append(text)
+    reserved = lzma.decompress((ROOT / RAW_DECISION).read_bytes()).decode("utf-8")
+    store.save(new_review(reserved, [], [{"start": 0, "end": 5, "label": "PERSON"}], reviewer="a.richter",
+                          model_info=info))  # fmt: skip
+    keys = [document_key(t) for t in texts]
+
+    def sides(salt: str) -> list[str]:
+        return [review_split(k, 0.5, salt) for k in keys]
+
+    salt = next(f"it-{i}" for i in range(1000) if 2 <= sides(f"it-{i}").count(EVALUATION) <= 3)
+    return {"params": {"evaluation_share": 0.5, "salt": salt}, "texts": texts,
+            "train": sides(salt).count(TRAIN), "evaluation": sides(salt).count(EVALUATION)}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def retrained(stack_env: Stack, project: Path, saved_reviews: dict[str, Any]) -> FlowRun:
+    params = write_params(project, "params.test.yaml", train=TRAIN_TINY, reviews=saved_reviews["params"])
     return retrain(stack_env, project, params, "--rev", "HEAD")
 
 
 @pytest.fixture(scope="module")
-def worse(stack_env: Stack, project: Path, retrained: FlowRun) -> FlowRun:
+def worse(stack_env: Stack, project: Path, retrained: FlowRun, saved_reviews: dict[str, Any]) -> FlowRun:
     quick = TRAIN_TINY | {"max_documents": 4, "windows_per_epoch": 40}
-    params = write_params(project, "params.worse.yaml", train=quick, anonymize=NOTHING)
+    params = write_params(project, "params.worse.yaml", train=quick, anonymize=NOTHING,
+                          reviews=saved_reviews["params"], gate={"min_documents": {"reviews": 99}})  # fmt: skip
     return retrain(stack_env, project, params)
 
 
@@ -155,7 +205,8 @@ def test_retrain_registers_a_champion_with_provenance(
     result = retrained.result
     assert result["decision"] == "promote", result["reasons"]
     assert result["champion_before"] is None
-    assert result["eval_documents"] == {"ler": EVAL_DOCS, "bavaria": EVAL_DOCS}
+    assert set(result["eval_documents"]) == {"ler", "bavaria", "reviews"}
+    assert result["eval_documents"]["ler"] == result["eval_documents"]["bavaria"] == EVAL_DOCS
     client = registry.get_client(stack_env.cfg.mlflow_url)
     mv = client.get_model_version(registry.MODEL_NAME, result["version"])
     assert set(mv.aliases) >= {registry.CHALLENGER, registry.CHAMPION}
@@ -209,6 +260,47 @@ def test_failed_data_check_fails_the_run_with_a_readable_report(
     report = found["data-validation"]["data"]
     assert "| training_set | **FAILED** |" in report and "| corpus_integrity | passed |" in report
     assert "index.html" in found["data-docs"]["data"]
+
+
+# --- (e) reviews ---------------------------------------------------------------------------
+
+
+def test_retrain_trains_on_saved_reviews_and_gates_on_them(
+    stack_env: Stack, project: Path, saved_reviews: dict[str, Any], retrained: FlowRun, tmp_path: Path
+) -> None:
+    """The issue's measure, end to end: the reviews saved before the retrain are versioned,
+    the training side is in the training report, the evaluation side is the gate's third
+    gold set, the reserved decision's review is refused, the agreement is on the run."""
+    result = retrained.result
+    reviews = result["reviews"]
+    assert (reviews["records"], reviews["reserved"], reviews["invalid"]) == (len(REVIEWED) + 1, 1, 0)
+    assert (reviews["train"], reviews["evaluation"]) == (saved_reviews["train"], saved_reviews["evaluation"])
+    assert reviews["version"] == versioning.corpus_version("data/reviews.dvc", repo=project).md5
+    assert versioning.status(["data/reviews.dvc"], repo=project).clean  # pushed to the S3 remote
+    assert result["eval_documents"]["reviews"] == min(EVAL_DOCS, saved_reviews["evaluation"])
+    client = registry.get_client(stack_env.cfg.mlflow_url)
+    run = client.get_run(result["run_id"])
+    assert run.data.tags["data.reviews_version"] == reviews["version"]
+    metrics = run.data.metrics
+    assert metrics["reviews.agreement.ID.accepted_share"] == 1.0
+    assert metrics["reviews.agreement.LOCATION.rejected_share"] == 1.0
+    assert metrics["reviews.agreement.PERSON.added"] == len(REVIEWED) + 1  # every latest review counts
+    assert metrics["reviews.documents.train"] == saved_reviews["train"] and "eval.reviews.recall" in metrics
+    report = json.loads((project / "reports/reviews.json").read_text(encoding="utf-8"))
+    local = client.download_artifacts(result["run_id"], "reports/training_report.json", str(tmp_path))
+    training = json.loads(Path(local).read_text(encoding="utf-8"))
+    assert training["reviews"]["ids"] == report["train_ids"] and len(report["train_ids"]) == saved_reviews["train"]
+    assert result["decision"] == "promote"
+    gate_rows = client.get_model_version(registry.MODEL_NAME, result["version"]).tags
+    assert "gate.metric.eval.reviews.recall" in gate_rows  # gated: enough documents
+    agreement = artifacts(stack_env, retrained)["review-agreement"]["data"]
+    assert "| PERSON |" in agreement and "| reserved | 1 |" in agreement
+    assert WITNESS not in agreement and ACCOUNT not in agreement
+
+
+def test_a_reviews_set_below_its_minimum_is_skipped_with_the_reason(worse: FlowRun) -> None:
+    n = worse.result["eval_documents"]["reviews"]
+    assert f"eval.reviews: not gated, {n} documents evaluated (counts from 99)" in worse.result["reasons"]
 
 
 # --- (b) a worse model ----------------------------------------------------------------------
@@ -460,6 +552,7 @@ def test_no_sensitive_text_outside_the_documents(
     anonymized: list[FlowRun],
     inbox: dict[str, Any],
     jsonl_run: dict[str, Any],
+    saved_reviews: dict[str, Any],
     tmp_path: Path,
 ) -> None:
     runs = list(stack_env.runs)  # every flow run of this session so far, failed ones too
@@ -467,8 +560,8 @@ def test_no_sensitive_text_outside_the_documents(
     evaluated = gold_docs(project, EVAL_DOCS)
     needles = sensitive_strings(
         evaluated + inbox["gold"] + jsonl_run["docs"],
-        [d.text for d in evaluated] + list(inbox["texts"].values()) + jsonl_run["texts"],
-    )
+        [d.text for d in evaluated] + list(inbox["texts"].values()) + jsonl_run["texts"] + saved_reviews["texts"],
+    ) | {WITNESS[len("Zeugin ") :], ACCOUNT}
     assert len(needles) > 50  # names from the gold sets and lines from every input
     haystacks = {
         "prefect": prefect_haystack(stack_env, runs),
