@@ -300,14 +300,31 @@ def check_workers(workers: int) -> None:
 def dask_runner(workers: int, address: str | None) -> Any:
     """A ``DaskTaskRunner``: on the scheduler at ``address`` (its workers bring their own
     settings; run them with ``--nthreads 1``), else on a new local cluster of ``workers``
-    processes on loopback, one task at a time each, without a dashboard."""
+    processes on loopback, one task at a time each, without a dashboard (its HTTP routes
+    listen on 127.0.0.1 too)."""
     from prefect_dask import DaskTaskRunner
 
     if address:
         return DaskTaskRunner(address=address)
+    # no memory limit: each document has its own size budget (deid.budget), and a limit of
+    # RAM / workers would restart a worker that holds a model in the middle of a chunk
     cluster = {"n_workers": workers, "threads_per_worker": 1, "processes": True,
-               "host": "127.0.0.1", "dashboard_address": None}  # fmt: skip
+               "host": "127.0.0.1", "dashboard_address": None, "memory_limit": 0}  # fmt: skip
     return DaskTaskRunner(cluster_kwargs=cluster)
+
+
+def _drain_on_close() -> Any:
+    """A Dask worker plugin: a closing worker sends its queued Prefect logs and events before
+    the nanny stops its process (Prefect drains them only at a normal interpreter exit)."""
+    from distributed import WorkerPlugin
+
+    class DrainOnClose(WorkerPlugin):
+        async def teardown(self, worker: Any) -> None:
+            import asyncio
+
+            await asyncio.to_thread(_drain_to_api)  # outside the worker's event loop
+
+    return DrainOnClose()
 
 
 def run_tasks(
@@ -344,6 +361,8 @@ def run_tasks(
     environ = {f"distributed.nanny.pre-spawn-environ.{v}": threads for v in THREAD_VARIABLES}
     environ["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "warning"
     with dask.config.set(environ if not address else {}), runner:
+        if not address:  # its workers stop with it: they send what they logged first
+            runner.client.register_plugin(_drain_on_close(), name="deid-drain-logs")
         futures = [runner.submit(task, dict(params)) for params in calls]
         for n, _ in enumerate(as_completed(futures), 1):
             notify(n)

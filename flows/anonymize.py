@@ -189,6 +189,7 @@ def summary_markdown(
         ["in the output", outputs["documents"]],
         ["quarantined (unreadable input / failed document)", f"{len(plan['rejected'])} / {failed}"],
         ["spans found", outputs["spans"]],
+        ["seconds inside the chunks (all workers)", f"{sum(c['seconds'] for c in chunks):.1f}"],
         ["DVC version of the output", f"`{tracked['version']['md5']}` pushed={tracked['pushed']}" if tracked else "not tracked"],
     ]  # fmt: skip
     parts = [
@@ -287,6 +288,7 @@ def anonymize(
         "input": input, "output": output, "local_output": str(out_dir), "model": model["uri"],
         "model_version": model["version"], "documents": outputs["documents"],
         "processed": sum(c["processed"] for c in chunks), "already_done": plan["already_done"],
+        "chunk_seconds": round(sum(c["seconds"] for c in chunks), 1),
         "quarantined": outputs["quarantined"], "spans": outputs["spans"], "labels": outputs["labels"],
         "uploaded": uploaded, "dvc": tracked, "seconds": durations.steps,
     }  # fmt: skip
