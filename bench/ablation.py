@@ -78,9 +78,15 @@ LAYERS: tuple[Layer, ...] = (
     Layer("keep_labels", "policy: labels kept public (keep_labels)", {}, {"keep_labels": ()}),
     Layer(
         "common_nouns",
-        "policy: unsure lexicon nouns / plain compounds",
+        "policy: unsure lexicon nouns",
         {},
         {"filter_common_nouns": False},
+    ),
+    Layer(
+        "plain_compounds",
+        "policy: unsure lone compounds of ordinary words",
+        {},
+        {"filter_plain_compounds": False},
     ),
     Layer("public_words", "policy: unsure public words", {}, {"filter_public_words": False}),
     Layer("lowercase", "policy: model words in lowercase", {}, {"filter_lowercase": False}),

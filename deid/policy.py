@@ -111,7 +111,9 @@ class PolicyConfig:
     # Each span filter on its own switch (all on: the behaviour above), so that an ablation
     # (bench/ablation.py) can turn one off without code edits:
     filter_common_nouns: bool = True  # the lexicon half of common_noun_min_score: Wiktionary
-    # nouns and lone compounds of ordinary words (deid.lexicon.is_common_noun, plain_compound)
+    # nouns (deid.lexicon.is_common_noun)
+    filter_plain_compounds: bool = True  # ... and lone compounds of ordinary words
+    # (deid.features.plain_compound): made-up surnames look like them ("Wolkenhammer")
     filter_public_words: bool = True  # its other half: words the training decisions print in
     # clear text (deid.public_words; consistency and context names use them regardless)
     filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
@@ -240,7 +242,9 @@ def _unsure_word(text: str, span: Span, cfg: PolicyConfig, attached: bool) -> bo
     surface = text[span.start : span.end]
     if cfg.filter_public_words and surface in public_words():
         return True
-    return cfg.filter_common_nouns and (is_common_noun(surface) or (not attached and plain_compound(surface)))
+    if cfg.filter_common_nouns and is_common_noun(surface):
+        return True
+    return cfg.filter_plain_compounds and not attached and plain_compound(surface)
 
 
 _JOINT = re.compile(r"[ \-„“\"]{1,2}")

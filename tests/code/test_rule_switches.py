@@ -102,10 +102,10 @@ def test_keep_labels_switch(bavaria):
 
 
 def test_common_noun_switch(gold):
-    """A lexicon noun no public word list holds: only the lexicon filter drops it."""
+    """A lexicon noun no public word list holds and no compound: only the lexicon filter drops it."""
     doc, m = next(
         (d, m) for d in gold for m in free_words(d, r"\b[A-ZÄÖÜ][a-zäöüß]{5,}\b")
-        if is_common_noun(m.group()) and m.group() not in public_words()
+        if is_common_noun(m.group()) and m.group() not in public_words() and not plain_compound(m.group())
     )  # fmt: skip
     unsure = model_span(doc.text, m)
     switches = {"use_recognizers": False, "consistency": False}
@@ -113,6 +113,20 @@ def test_common_noun_switch(gold):
     assert run(doc.text, [unsure], policy(filter_common_nouns=False), **switches) == [unsure]
     assert run(doc.text, [unsure], policy(filter_public_words=False), **switches) == []
     assert run(doc.text, [unsure], policy(common_noun_min_score=0.5), **switches) == [unsure]
+
+
+def test_plain_compound_switch(gold):
+    """A lone compound of ordinary words that is no lexicon noun and no public word: only the
+    plain-compound filter drops it (a made-up surname has this shape)."""
+    doc, m = next(
+        (d, m) for d in gold for m in free_words(d, r"\b[A-ZÄÖÜ][a-zäöüß]{8,}\b")
+        if plain_compound(m.group()) and not is_common_noun(m.group()) and m.group() not in public_words()
+    )  # fmt: skip
+    unsure = model_span(doc.text, m)
+    switches = {"use_recognizers": False, "consistency": False}
+    assert run(doc.text, [unsure], **switches) == []
+    assert run(doc.text, [unsure], policy(filter_plain_compounds=False), **switches) == [unsure]
+    assert run(doc.text, [unsure], policy(filter_common_nouns=False), **switches) == []
 
 
 def test_public_words_switch(gold):
@@ -144,7 +158,7 @@ def test_no_name_shape_switch(gold):
     part = model_span(doc.text, m, PERSON, 0.99)
     switches = {"use_recognizers": False, "consistency": False}
     # the lexicon filter is off: a shortened compound's first part is often a noun too
-    base = {"filter_common_nouns": False, "filter_public_words": False}
+    base = {"filter_common_nouns": False, "filter_plain_compounds": False, "filter_public_words": False}
     assert run(doc.text, [part], policy(**base), **switches) == []
     assert run(doc.text, [part], policy(filter_no_name_shape=False, **base), **switches) == [part]
 
@@ -170,8 +184,8 @@ def test_model_only_leaves_the_model_spans_alone(gold):
     doc = gold[0]
     spans = [model_span(doc.text, m, PERSON, 0.5) for m in re.finditer(r"\S+", doc.text)][::7]
     off = {"use_recognizers": False, "use_keep_zones": False, "consistency": False}
-    cfg = policy(filter_common_nouns=False, filter_public_words=False, filter_lowercase=False,
-                 filter_no_name_shape=False)  # fmt: skip
+    cfg = policy(filter_common_nouns=False, filter_plain_compounds=False, filter_public_words=False,
+                 filter_lowercase=False, filter_no_name_shape=False)  # fmt: skip
     assert run(doc.text, spans, cfg, **off) == spans
 
 
