@@ -14,6 +14,7 @@ import docx
 import pytest
 
 from deid.review import read_reviews
+from deid.review.dataset import ReviewSettings, prepare_store
 from infra.workbench import (
     Service,
     chromium,
@@ -24,7 +25,7 @@ from infra.workbench import (
 )
 from tests.code.formats_data import IBAN, NAMES
 from tests.code.test_formats_docx import build_docx
-from tests.conftest import read_source
+from tests.conftest import ROOT, read_source
 
 pytestmark = [
     pytest.mark.slow,
@@ -113,6 +114,16 @@ def test_a_reviewer_takes_a_docx_from_upload_to_download(service: Service, brows
     assert kinds.count("rejected") == 1 and kinds.count("added") == person_marks.count(NAME)
     assert {review["text"][s["start"]:s["end"]] for s in review["spans"]} >= {NAME}
     assert review["reviewer"] == "a.richter"
+
+    # the saved review is data of the next retrain (its prepare-reviews step): a training or
+    # evaluation document whose gold spans are the reviewer's, not a reserved one
+    settings = ReviewSettings(reserved_gold=tuple(str(ROOT / g) for g in ReviewSettings().reserved_gold))
+    _, _, prepared = prepare_store(folder, None, settings)
+    (row,) = [r for r in prepared.rows if r.id == review_id]
+    assert row.use in ("train", "evaluation")
+    (doc,) = [d for d in prepared.train + prepared.evaluation if d.meta["review_id"] == review_id]
+    assert {doc.text[s.start : s.end] for s in doc.spans} >= {NAME}
+    assert IBAN not in {doc.text[s.start : s.end] for s in doc.spans}  # rejected
 
     # nothing was fetched from anywhere but the service, and the browser saw no script error
     resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
