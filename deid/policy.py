@@ -110,11 +110,11 @@ class PolicyConfig:
     common_noun_min_score: float = 0.95
     # Each span filter on its own switch (all on: the behaviour above), so that an ablation
     # (bench/ablation.py) can turn one off without code edits:
-    filter_common_nouns: bool = True  # the lexicon half of common_noun_min_score: Wiktionary
-    # nouns (deid.lexicon.is_common_noun)
+    filter_common_nouns: bool = True  # common_noun_min_score for Wiktionary nouns
+    # (deid.lexicon.is_common_noun)
     filter_plain_compounds: bool = True  # ... and lone compounds of ordinary words
     # (deid.features.plain_compound): made-up surnames look like them ("Wolkenhammer")
-    filter_public_words: bool = True  # its other half: words the training decisions print in
+    filter_public_words: bool = True  # ... and for words the training decisions print in
     # clear text (deid.public_words; consistency and context names use them regardless)
     filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
     filter_no_name_shape: bool = True  # a shortened compound's first part, a lone "&"
@@ -234,9 +234,8 @@ def judge_zones(text: str) -> list[Span]:
 
 
 def _unsure_word(text: str, span: Span, cfg: PolicyConfig, attached: bool) -> bool:
-    """An ordinary word (a lexicon noun or, on its own, a compound of ordinary words; a public
-    word) the model is not sure about. Both halves on: :func:`deid.lexicon.is_ordinary_word`
-    or a lone plain compound."""
+    """An ordinary word (a public word, a lexicon noun or, on its own, a compound of ordinary
+    words) the model is not sure about; each of the three has its own switch."""
     if span.source != MODEL_SOURCE or (span.score or 0.0) >= cfg.common_noun_min_score:
         return False
     surface = text[span.start : span.end]
