@@ -82,8 +82,9 @@ class PipelineConfig:
 
 
 # Rule layers removed because they no longer improved validation F2 on the encoder model
-# (README, "Rule layers"). A saved config that had them off loads unchanged; one that ran them
-# was evaluated on a chain this code cannot run, so it must be evaluated (gated) again.
+# (docs/experiments.md, "Rule layers on top of the encoder model"). A saved config that had
+# them off loads unchanged; one that ran them was evaluated on a chain this code cannot run,
+# so it must be evaluated (gated) again.
 RETIRED_SWITCHES = frozenset({"use_context_names", "use_place_names"})
 RETIRED_POLICY = frozenset({"filter_digitless", "digit_labels"})
 
