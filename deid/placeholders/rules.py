@@ -166,7 +166,7 @@ _JUDGE_ROLES = frozenset("Richter Richterin Richters Vorsitzende Vorsitzender Vo
 
 
 def lowercase_words() -> frozenset[str]:
-    from deid.placeholders.vocabulary import lowercase_words as words
+    from deid.words.vocabulary import lowercase_words as words
 
     return words()
 

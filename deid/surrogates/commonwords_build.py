@@ -41,7 +41,7 @@ def common_words(conll_paths: Iterable[Path], min_count: int = 3) -> set[str]:
 
 def gazetteer_entries() -> set[str]:
     """Single-word entries of the name and city gazetteers (what the filter applies to)."""
-    from deid.surrogates.gazetteers import read_lines
+    from deid.words.gazetteer import read_lines
 
     entries: set[str] = set()
     for name in ("surnames.txt.xz", "cities.txt.xz"):
