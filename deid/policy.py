@@ -18,6 +18,7 @@ from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
 from deid.words.lexicon import is_common_noun
 from deid.words.public import public_words
 from deid.words.shapes import plain_compound
+from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, alternation
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -25,7 +26,7 @@ _COURT_WORDS = (
     r"Bundesfinanz|Bundespatent|Patent|Truppendienst|Dienst|Familien|Kammer|Schöffen|Straf|"
     r"Landesverfassungs|Verwaltungsgerichts|Disziplinar|Anwalts|Berufs|Schieds)?gericht(?:s|es|shof|shofs|e|en)?"
 )
-_COURT_ABBR = r"(?:BVerfG|BVerwG|BGH|BAG|BSG|BFH|BPatG|OLG|OVG|VGH|LSG|LAG|FG|LG|AG|VG|SG|ArbG|KG|EuGH|EGMR|BayVGH|BayObLG|TDG)"
+_COURT_ABBR = rf"(?:{alternation(COURT_ABBREVIATIONS)})"
 _PLACE = re.compile(
     r"\s(?:[–-]\s(?:Familiengericht|Landwirtschaftsgericht|Vollstreckungsgericht)\s[–-]\s)?(?:in\s)?"
     r"([A-ZÄÖÜ][\wäöüß\-]+(?:\s(?:am|an der|im|in der|\(Oder\))\s?[A-ZÄÖÜ]?[\wäöüß\-]*)?)"
@@ -57,7 +58,7 @@ CITATION = re.compile(
 # VwGO, 14. Aufl., § 100 Rn. 9", "Rudisile in Schoch/Schneider/Bier, VwGO, § 100 Rn. 14",
 # "Lieder/Berneith, FamRZ 2017, 1623"). Courts never anonymize them. The reference must
 # reach an edition, a margin number or a journal within one sentence.
-_CAPITALIZED = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"  # "Geiger", "Schmidt-Aßmann"
+_CAPITALIZED = CAPITALIZED_NAME  # "Geiger", "Schmidt-Aßmann"
 _AUTHOR = rf"(?:(?:von|van|de|zu)\s)?{_CAPITALIZED}"
 _AUTHORS = rf"{_AUTHOR}(?:\s?/\s?{_AUTHOR})*(?:\su\.\s?a\.|\set\sal\.)?"
 _IN_SENTENCE = r"(?:(?!\.\s[A-ZÄÖÜ][a-zäöüß])[^;()\n])"

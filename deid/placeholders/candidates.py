@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-U = "A-ZÄÖÜ"
-LOW = "a-zäöüß"
+from deid.words.vocab import LOWER, STREET_SUFFIXES, UPPER, alternation
+
+U = UPPER
+LOW = LOWER
 
 # Obvious ----------------------------------------------------------------------------
 # "xx.xx.2015", "XX.XX.XXXX", "xxx", "Xxxxx", "Yyy", "Zzzz-Weg": runs of one character.
@@ -25,7 +27,7 @@ XRUN = re.compile(
 DATE_XRUN = re.compile(r"(?<![\w.])(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{2,4}|\d{2,4})(?![\w])")
 # "Kstraße", "Kweg", "Mstraße": a street word fused to a single capital letter.
 STREET_FUSED = re.compile(
-    rf"(?<![\w.\-])[{U}]\.?(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)(?!\w)"
+    rf"(?<![\w.\-])[{U}]\.?(?:{alternation(STREET_SUFFIXES)})(?!\w)"
 )
 # numbered placeholders: "Grundbuch von Stadt 1", "Gemeinde 2"
 NUMBERED = re.compile(r"(?<![\w.])(?:Stadt|Gemeinde|Ort|Ortsteil|Gemarkung|Landkreis|Firma)\s[1-9](?![\d./])")

@@ -17,7 +17,10 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-NON_RESERVED_LER = ("bag", "bfh", "bpatg", "bsg", "bverfg")
+from deid.corpus import RESERVED_LER
+from deid.ler import COURTS
+
+NON_RESERVED_LER: tuple[str, ...] = tuple(c for c in COURTS if c not in RESERVED_LER)
 
 
 def common_words(conll_paths: Iterable[Path], min_count: int = 3) -> set[str]:
