@@ -147,6 +147,23 @@ def test_importing_word_knowledge_loads_nothing_above_it() -> None:
     assert not {m for m in seen if not m.startswith(WORDS)} - WORDS_MAY_IMPORT
 
 
+def test_model_features_read_only_word_knowledge() -> None:
+    """The model's input (``deid.features``) is built from frozen word knowledge alone: no rule
+    or cue list above it (the placeholder miner's, the policy's) can change a saved model's
+    input, not even through a function-level import."""
+    graph = _graph(top_level_only=False)
+    seen: set[str] = set()
+    todo = ["deid.features"]
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            if module not in WORDS_MAY_IMPORT:  # their function-level imports read files
+                todo.extend(graph[module])
+    above = {m for m in seen if not m.startswith(WORDS)} - WORDS_MAY_IMPORT - {"deid.features"}
+    assert not above, sorted(above)
+
+
 def test_no_module_level_import_cycle() -> None:
     cycles = _cycles(_graph(top_level_only=True))
     assert not cycles, cycles
