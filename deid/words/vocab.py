@@ -42,7 +42,8 @@ LEGAL_FORMS: frozenset[str] = frozenset(
     Holding Stiftung Genossenschaft Gesellschaft GesmbH Sp. z o.o. s.r.o. EWIV
     Kapitalanlagegesellschaft Fleischhandelsgesellschaft""".split()
 )
-# The single-word forms German decisions use most (a company's whole last word).
+# The common one-word forms: a word of these after a placeholder makes it a company's
+# (deid.placeholder_gold); the other spellings above were never part of that rule.
 COMMON_LEGAL_FORMS: tuple[str, ...] = ("GmbH", "AG", "KG", "OHG", "GbR", "Holding", "UG", "SE", "mbH", "gGmbH")
 
 # --- courts ----------------------------------------------------------------------------
