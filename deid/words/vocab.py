@@ -42,8 +42,8 @@ LEGAL_FORMS: frozenset[str] = frozenset(
     Holding Stiftung Genossenschaft Gesellschaft GesmbH Sp. z o.o. s.r.o. EWIV
     Kapitalanlagegesellschaft Fleischhandelsgesellschaft""".split()
 )
-# The common one-word forms: a word of these after a placeholder makes it a company's
-# (deid.placeholder_gold); the other spellings above were never part of that rule.
+# The common one-word forms: a lowercase letter before one is a company placeholder ("w
+# GmbH", deid.placeholder_gold; the miner takes a narrower subset, deid.placeholders).
 COMMON_LEGAL_FORMS: tuple[str, ...] = ("GmbH", "AG", "KG", "OHG", "GbR", "Holding", "UG", "SE", "mbH", "gGmbH")
 
 # --- courts ----------------------------------------------------------------------------
