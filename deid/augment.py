@@ -42,8 +42,8 @@ def noun_pool() -> tuple[str, ...]:
     and compounds no dictionary knows (:func:`_compounds`)."""
     from wordfreq import top_n_list, zipf_frequency
 
-    from deid.lexicon import LEX_NOUN, lexical_class
-    from deid.surrogates.gazetteers import person_and_place_names
+    from deid.words.gazetteer import person_and_place_names
+    from deid.words.lexicon import LEX_NOUN, lexical_class
 
     names = person_and_place_names()
     derived: list[str] = []
@@ -87,8 +87,8 @@ def swap_nouns(
     """Replace about ``rate`` of the capitalized ordinary words outside every span."""
     if rate <= 0:
         return text, list(spans), list(keep)
-    from deid.features import SHAPE_ROLE, word_shape
     from deid.placeholders import lexicon as lx
+    from deid.words.shapes import SHAPE_ROLE, word_shape
 
     pool = noun_pool()
     taken = sorted((s.start, s.end) for s in (*spans, *keep))

@@ -8,8 +8,8 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from itertools import accumulate
 
-from deid.lexicon import is_ordinary_word, known_name
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
+from deid.words.ordinary import is_ordinary_word, known_name
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
 _TITLES = frozenset("Dr. Prof. Dres. von van de zu vom Herr Herrn Frau".split())
@@ -30,7 +30,7 @@ def _common_word(variant: str, surname: bool = False) -> bool:
     evidence. Ordinary words, role nouns and frequent words ("Will") still stay blocked."""
     if " " in variant:
         return False
-    from deid.features import SHAPE_NONE, SHAPE_ROLE, _zipf, plain_compound, word_shape
+    from deid.words.shapes import SHAPE_NONE, SHAPE_ROLE, plain_compound, word_shape, zipf
 
     if is_ordinary_word(variant):
         return True
@@ -38,8 +38,8 @@ def _common_word(variant: str, surname: bool = False) -> bool:
     if shape != SHAPE_ROLE and known_name(variant):
         return False
     if surname:
-        return shape == SHAPE_ROLE or _zipf(variant) >= 3.5
-    return _zipf(variant) >= 3.5 or shape != SHAPE_NONE or plain_compound(variant)
+        return shape == SHAPE_ROLE or zipf(variant) >= 3.5
+    return zipf(variant) >= 3.5 or shape != SHAPE_NONE or plain_compound(variant)
 
 
 def variants(surface: str, label: str) -> set[str]:

@@ -151,6 +151,15 @@ def is_reserved(doc: Document) -> bool:
     return False
 
 
+def is_reserved_court(doc: Document) -> bool:
+    """Wider than :func:`is_reserved`: a reserved court's document whatever its corpus tag
+    (only a decision tagged ``decisions`` escapes the LER courts), for builders that must
+    refuse evaluation data in any file they are given."""
+    if doc.court in RESERVED_DECISIONS:
+        return True
+    return doc.court in RESERVED_LER and doc.meta.get("corpus") != "decisions"
+
+
 def assign_split(
     doc: Document,
     validation_share: float = DEFAULT_VALIDATION_SHARE,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Document, Span
+from deid.words.vocab import COMMON_LEGAL_FORMS, STREET_SUFFIXES, alternation
 
 LER_PLACEHOLDER_TYPES: dict[str, str] = {
     "PER": PERSON,
@@ -42,10 +43,13 @@ _NOT_PLACEHOLDER = frozenset({"U. K.", "U. S.", "U.K.", "U.S.", "E. ON", "E.ON",
 _ROAD = re.compile(
     r"^(?:(?:Bundes|Kreis|Land|Staats|Gemeinde)straße\s)?(?:[ABKLS]|St)\s?\d+[a-z]?$"
 )
-_LEGAL_WORD = re.compile(r"^(?:GmbH|AG|KG|OHG|GbR|Holding|UG|SE|mbH|gGmbH)$")
+_LEGAL_WORD = re.compile(rf"^(?:{alternation(COMMON_LEGAL_FORMS)})$")
 _UNIT_CODE = re.compile(r"^[IVX]{1,4}$")
 _GLUE = frozenset({"-", "&", "+", "/"})
 # Legal-form abbreviations are never placeholders: "e. V.", "e. K.", "B. V.", "S. A. R. L.".
+# The gold rules were written without the "ss" spelling ("Kstrasse" is no shaped placeholder
+# in the gold); adding it would change the gold sets.
+_GOLD_STREET_SUFFIXES = tuple(s for s in STREET_SUFFIXES if s != "strasse")
 _LEGAL_FORM_ABBREV = re.compile(
     r"(?<!\S)(?:e\.\s?V\.|e\.\s?K\.|B\.\s?V\.|N\.\s?V\.|S\.\s?A\.(?:\s?R\.\s?L\.)?|"
     r"S\.\s?à\s?r\.\s?l\.|Co\.|K\.\s?G\.)(?!\S)"
@@ -56,7 +60,7 @@ _SHAPED = [
     re.compile(r"^[A-ZÄÖÜ]\d?\.?$"),
     re.compile(r"^[A-ZÄÖÜ]\.?-[A-ZÄÖÜ]\.?$"),
     re.compile(r"^[A-ZÄÖÜ]\.?-(?:\w+)?$|^[A-ZÄÖÜ]\.?-\w+"),
-    re.compile(r"^-?[A-ZÄÖÜ](?:straße|str\.|weg|platz|allee|gasse|ring|damm)$"),
+    re.compile(rf"^-?[A-ZÄÖÜ](?:{alternation(_GOLD_STREET_SUFFIXES)})$"),
     re.compile(r"^[xX]{2,}|^X[xX]{2,}"),
 ]
 _ORG_TAGS = frozenset({"UN", "ORG"})

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
-from deid.features import plain_compound
-from deid.lexicon import is_common_noun
-from deid.public_words import public_words
 from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
+from deid.words.lexicon import is_common_noun
+from deid.words.public import public_words
+from deid.words.shapes import plain_compound
+from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, alternation
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -25,7 +26,7 @@ _COURT_WORDS = (
     r"Bundesfinanz|Bundespatent|Patent|Truppendienst|Dienst|Familien|Kammer|Schöffen|Straf|"
     r"Landesverfassungs|Verwaltungsgerichts|Disziplinar|Anwalts|Berufs|Schieds)?gericht(?:s|es|shof|shofs|e|en)?"
 )
-_COURT_ABBR = r"(?:BVerfG|BVerwG|BGH|BAG|BSG|BFH|BPatG|OLG|OVG|VGH|LSG|LAG|FG|LG|AG|VG|SG|ArbG|KG|EuGH|EGMR|BayVGH|BayObLG|TDG)"
+_COURT_ABBR = rf"(?:{alternation(COURT_ABBREVIATIONS)})"
 _PLACE = re.compile(
     r"\s(?:[–-]\s(?:Familiengericht|Landwirtschaftsgericht|Vollstreckungsgericht)\s[–-]\s)?(?:in\s)?"
     r"([A-ZÄÖÜ][\wäöüß\-]+(?:\s(?:am|an der|im|in der|\(Oder\))\s?[A-ZÄÖÜ]?[\wäöüß\-]*)?)"
@@ -57,7 +58,7 @@ CITATION = re.compile(
 # VwGO, 14. Aufl., § 100 Rn. 9", "Rudisile in Schoch/Schneider/Bier, VwGO, § 100 Rn. 14",
 # "Lieder/Berneith, FamRZ 2017, 1623"). Courts never anonymize them. The reference must
 # reach an edition, a margin number or a journal within one sentence.
-_CAPITALIZED = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?"  # "Geiger", "Schmidt-Aßmann"
+_CAPITALIZED = CAPITALIZED_NAME  # "Geiger", "Schmidt-Aßmann"
 _AUTHOR = rf"(?:(?:von|van|de|zu)\s)?{_CAPITALIZED}"
 _AUTHORS = rf"{_AUTHOR}(?:\s?/\s?{_AUTHOR})*(?:\su\.\s?a\.|\set\sal\.)?"
 _IN_SENTENCE = r"(?:(?!\.\s[A-ZÄÖÜ][a-zäöüß])[^;()\n])"
@@ -102,8 +103,8 @@ class PolicyConfig:
     keep_states: bool = True
     keep_labels: tuple[str, ...] = field(default_factory=tuple)  # e.g. ("PATENT",) for BPatG
     # A model span that is one ordinary word (a Wiktionary noun, "Deponie", or a word the
-    # training decisions print in clear text, "ZDv"; deid.lexicon.is_ordinary_word) or, on
-    # its own, one compound of ordinary words ("Erschwerniszulage"; deid.features.
+    # training decisions print in clear text, "ZDv"; deid.words.ordinary.is_ordinary_word) or, on
+    # its own, one compound of ordinary words ("Erschwerniszulage"; deid.words.shapes.
     # plain_compound) is kept only this sure: the model flags unfamiliar words, a dictionary
     # knows them. A compound next to another span is part of a name ("Auto-Kraus
     # Abschleppservice") and stays. 0: off.
@@ -111,11 +112,11 @@ class PolicyConfig:
     # Each span filter on its own switch (all on: the behaviour above), so that an ablation
     # (bench/ablation.py) can turn one off without code edits:
     filter_common_nouns: bool = True  # common_noun_min_score for Wiktionary nouns
-    # (deid.lexicon.is_common_noun)
+    # (deid.words.lexicon.is_common_noun)
     filter_plain_compounds: bool = True  # ... and lone compounds of ordinary words
-    # (deid.features.plain_compound): made-up surnames look like them ("Wolkenhammer")
+    # (deid.words.shapes.plain_compound): made-up surnames look like them ("Wolkenhammer")
     filter_public_words: bool = True  # ... and for words the training decisions print in
-    # clear text (deid.public_words; consistency and context names use them regardless)
+    # clear text (deid.words.public; consistency and context names use them regardless)
     filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
     filter_no_name_shape: bool = True  # a shortened compound's first part, a lone "&"
 
@@ -167,8 +168,8 @@ _LAENDER = (
 def _states() -> re.Pattern[str]:
     """Countries (the gazetteer's short and official names) and the German Länder, with a
     genitive "s"; a name Wiktionary also knows as a person's name is left out."""
-    from deid.lexicon import LEX_NAME, lexical_class
-    from deid.surrogates.gazetteers import read_lines
+    from deid.words.gazetteer import read_lines
+    from deid.words.lexicon import LEX_NAME, lexical_class
 
     states = (*read_lines("countries.txt.xz"), *_LAENDER)
     names = {c for c in states if lexical_class(c) != LEX_NAME}
@@ -179,7 +180,7 @@ def _states() -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _public_places() -> frozenset[str]:
     """German cities and states: a court's seat is public, any other word after it is not."""
-    from deid.surrogates.gazetteers import read_lines
+    from deid.words.gazetteer import read_lines
 
     surnames = frozenset(read_lines("surnames.txt.xz"))
     cities = frozenset(c for c in read_lines("cities.txt.xz") if c not in surnames or c in _BIG_CITIES)

@@ -8,10 +8,10 @@ on known words says little about names it never met. Four sources are checked:
   of a train-pool company or street);
 * ``gazetteers``: a word of the raw lists, every pool (surnames, first names, cities, streets,
   companies, countries). Rules and model features consult most of them:
-  ``deid.lexicon.known_name`` (features, consistency) reads surnames, first names and
+  ``deid.words.ordinary.known_name`` (features, consistency) reads surnames, first names and
   cities, ``deid.policy`` cities and countries; streets and companies are surrogate material. Every
   eval-pool surrogate comes from these lists, so this source knows nearly all of them;
-* ``lexicon``: a name or place to Wiktionary (``deid.lexicon.lexical_class``, a model feature);
+* ``lexicon``: a name or place to Wiktionary (``deid.words.lexicon.lexical_class``, a model feature);
 * ``training_text``: a word of the training decisions' text.
 
 Only *name words* are looked up: capitalized words of two letters or more that are not generic
@@ -44,7 +44,7 @@ SOURCES: dict[str, str] = {
     "train_pool": "a word of a train-pool entry (surnames, first names, cities, streets, companies)",
     "gazetteers": "a word of the raw gazetteer lists, every pool: surnames, first names, cities, "
     "countries (read by rules and features) and streets, companies (surrogate material)",
-    "lexicon": "a Wiktionary name or place form (deid.lexicon, a model input feature)",
+    "lexicon": "a Wiktionary name or place form (deid.words.lexicon, a model input feature)",
     "training_text": "a word of the training decisions' text",
 }
 TRAINING_SOURCES: frozenset[str] = frozenset({"train_pool", "training_text"})
@@ -77,8 +77,8 @@ def _word_set(entries: Iterable[str]) -> frozenset[str]:
 @cache
 def _organization_words() -> frozenset[str]:
     """Legal forms and the generator's trade words: shared by every company, no name."""
-    from deid.placeholders.lexicon import LEGAL_FORMS
     from deid.surrogates.organization import TRADES
+    from deid.words.vocab import LEGAL_FORMS
 
     return _word_set(LEGAL_FORMS) | frozenset(TRADES)
 
@@ -86,8 +86,8 @@ def _organization_words() -> frozenset[str]:
 def is_generic(word: str, label: str) -> bool:
     """A word of a ``label`` span that names nothing by itself ("GmbH", "Bau", "Straße",
     "Kollegen"): knowing it says nothing about knowing the name."""
-    from deid.lexicon import is_ordinary_word, known_name
     from deid.surrogates.street import STREET_WORDS
+    from deid.words.ordinary import is_ordinary_word, known_name
 
     if word in _TITLES:
         return True
@@ -122,7 +122,7 @@ def train_pool_words() -> frozenset[str]:
 @cache
 def gazetteer_words() -> frozenset[str]:
     """Words of the raw gazetteer lists, every pool, uncleaned: what the rules consult."""
-    from deid.surrogates.gazetteers import read_lines
+    from deid.words.gazetteer import read_lines
 
     entries = [entry for name in _GAZETTEER_FILES for entry in read_lines(name)]
     entries += [line.split("\t", 1)[0] for line in read_lines("first_names.tsv.xz")]
@@ -131,7 +131,7 @@ def gazetteer_words() -> frozenset[str]:
 
 def lexicon_name(word: str) -> bool:
     """A Wiktionary surname, first name, place or other proper name form."""
-    from deid.lexicon import LEX_NAME, LEX_PROPER, lexical_class
+    from deid.words.lexicon import LEX_NAME, LEX_PROPER, lexical_class
 
     return lexical_class(word) in (LEX_NAME, LEX_PROPER)
 

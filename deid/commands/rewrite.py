@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from deid.corpus import RESERVED_LER
 from deid.surrogates import SurrogateGenerator
 from deid.surrogates.novel import DEFAULT_SOURCES, DEFAULT_TRAINING_TEXT
 
@@ -51,7 +52,7 @@ def auto(
     output: Path = typer.Option(
         ..., "--output", "-o", help="Rewritten documents (JSONL, data contract)."
     ),
-    courts: str = typer.Option("bgh,bverwg", help="Comma-separated LER courts to rewrite."),
+    courts: str = typer.Option(",".join(sorted(RESERVED_LER)), help="Comma-separated LER courts to rewrite."),
     seed: int = typer.Option(13, help="Surrogate seed; the same seed gives the same test set."),
     surrogates: str = typer.Option(
         "eval",

@@ -7,34 +7,18 @@ characters). ``OPERATORS`` is the one explicit registry; ``anonymize_text`` the 
 """
 
 from deid.operators.base import Operator, OperatorParams, Target
-from deid.operators.label import LabelOperator, LabelParams
-from deid.operators.mask import MaskOperator, MaskParams
-from deid.operators.overlaps import merge_overlaps
-from deid.operators.pseudonymize import PseudonymizeOperator, PseudonymizeParams
-from deid.operators.remove import RemoveOperator, RemoveParams
-
-OPERATORS: dict[str, type[Operator]] = {
-    "remove": RemoveOperator,
-    "label": LabelOperator,
-    "pseudonymize": PseudonymizeOperator,
-    "mask": MaskOperator,
-}
-
-
-def check_operator(name: str | None) -> None:
-    """Refuse an operator name the registry does not know, before any input is read (else
-    every document would fail on it and be quarantined). ``None``: the pipeline's default."""
-    if name is not None and name not in OPERATORS:
-        raise ValueError(f"unknown operator {name!r}: use one of {', '.join(sorted(OPERATORS))}")
-
-
-# The engine looks operators up in OPERATORS, so it is imported once the registry exists.
 from deid.operators.engine import (
     AnonymizedText,
     DocumentAnonymizer,
     OperatorConfig,
     anonymize_text,
 )
+from deid.operators.label import LabelOperator, LabelParams
+from deid.operators.mask import MaskOperator, MaskParams
+from deid.operators.overlaps import merge_overlaps
+from deid.operators.pseudonymize import PseudonymizeOperator, PseudonymizeParams
+from deid.operators.registry import OPERATORS, check_operator
+from deid.operators.remove import RemoveOperator, RemoveParams
 
 __all__ = [
     "OPERATORS",

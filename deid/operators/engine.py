@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from deid.operators import OPERATORS
 from deid.operators.base import Operator, OperatorParams, Secret, Target, check_secret
 from deid.operators.overlaps import merge_overlaps
+from deid.operators.registry import OPERATORS
 from deid.schema import Span, coarse_label
 from deid.textedit import apply_replacements
 

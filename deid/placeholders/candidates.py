@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-U = "A-ZÄÖÜ"
-LOW = "a-zäöüß"
+from deid.words.vocab import COMMON_LEGAL_FORMS, LOWER, STREET_SUFFIXES, UPPER, alternation
+
+U = UPPER
+LOW = LOWER
 
 # Obvious ----------------------------------------------------------------------------
 # "xx.xx.2015", "XX.XX.XXXX", "xxx", "Xxxxx", "Yyy", "Zzzz-Weg": runs of one character.
@@ -25,7 +27,7 @@ XRUN = re.compile(
 DATE_XRUN = re.compile(r"(?<![\w.])(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{1,2}|\d{1,2})\.(?:[xX]{2,4}|\d{2,4})(?![\w])")
 # "Kstraße", "Kweg", "Mstraße": a street word fused to a single capital letter.
 STREET_FUSED = re.compile(
-    rf"(?<![\w.\-])[{U}]\.?(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)(?!\w)"
+    rf"(?<![\w.\-])[{U}]\.?(?:{alternation(STREET_SUFFIXES)})(?!\w)"
 )
 # numbered placeholders: "Grundbuch von Stadt 1", "Gemeinde 2"
 NUMBERED = re.compile(r"(?<![\w.])(?:Stadt|Gemeinde|Ort|Ortsteil|Gemarkung|Landkreis|Firma)\s[1-9](?![\d./])")
@@ -48,10 +50,13 @@ INITIALS = re.compile(
 )
 # A bare capital letter, optionally with a digit ("B1") or a hyphenated word ("A-GbR").
 LETTER = re.compile(rf"(?<![\w.\-/§&°])[{U}](?:\d(?![\d.,]))?(?=-[\w]|[^\w.]|\.\.\.|$)")
-# A lowercase single letter only counts before a legal form ("w GmbH").
 # anonymized house numbers written as "01", "02" after a street placeholder
 ZERO_NUMBER = re.compile(r"(?<![\w.,/])0\d(?![\w.]\d|\d)")
-LOWER_LETTER = re.compile(rf"(?<![\w.\-])[{LOW}](?=\s+(?:GmbH|AG|KG|Holding|GbR)\b)")
+# A lowercase single letter only counts before a legal form ("w GmbH").
+# The miner's rule was written for five of the common forms; the gold's wider list (also
+# OHG, UG, SE, mbH, gGmbH) would change which letters it finds.
+_LOWER_LETTER_FORMS = tuple(f for f in COMMON_LEGAL_FORMS if f not in {"OHG", "UG", "SE", "mbH", "gGmbH"})
+LOWER_LETTER = re.compile(rf"(?<![\w.\-])[{LOW}](?=\s+(?:{alternation(_LOWER_LETTER_FORMS)})\b)")
 
 # Units that are ordinary abbreviations or titles, never the start of a name placeholder.
 _LEADING_NON_NAMES = frozenset(

@@ -16,6 +16,7 @@ from deid.placeholders import lexicon as lx
 from deid.placeholders.candidates import Candidate
 from deid.placeholders.context import Window
 from deid.schema import CONTACT, DATE, ID, LOCATION, MONEY, ORGANIZATION, OTHER, PERSON, STREET
+from deid.words.vocab import STREET_SUFFIXES
 
 _CAP_WORD = re.compile(r"^[A-ZÄÖÜ][a-zäöüß]{2,}(?:-[A-ZÄÖÜ]?[a-zäöüß]+)*$")
 _CAP_NOUN = re.compile(r"^[A-ZÄÖÜ][\wäöüß\-]*[a-zäöüß]$")
@@ -141,11 +142,16 @@ def category_before(w: Window) -> bool:
     return bool(w.before) and w.before[0].text in lx.CATEGORY_BEFORE and w.prev() != "Raum"
 
 
+# A street word standing alone after a placeholder ("K. Weg"); "strasse" and "damm" were
+# never in this rule and would change what it accepts.
+_BARE_STREET_WORDS = frozenset(STREET_SUFFIXES) - {"strasse", "damm"}
+
+
 def street_after(w: Window) -> bool:
     nxt = w.next()
     return bool(nxt) and bool(lx.STREET_WORD.search(nxt.lstrip("-"))) and len(nxt) <= 14 and (
         nxt[0].islower() or nxt.lstrip("-")[:1].isupper() and "traße" in nxt or nxt.startswith("-")
-        or nxt.lstrip("-").lower() in ("straße", "str.", "weg", "platz", "allee", "gasse", "ring")
+        or nxt.lstrip("-").lower() in _BARE_STREET_WORDS
     )
 
 
@@ -166,7 +172,7 @@ _JUDGE_ROLES = frozenset("Richter Richterin Richters Vorsitzende Vorsitzender Vo
 
 
 def lowercase_words() -> frozenset[str]:
-    from deid.placeholders.vocabulary import lowercase_words as words
+    from deid.words.vocabulary import lowercase_words as words
 
     return words()
 

@@ -13,14 +13,18 @@ from __future__ import annotations
 import re
 
 from deid.recognizers.base import NUM_RIGHT, Pattern, PatternRecognizer, list_item_patterns
+from deid.words.vocab import ADDRESS_STREET_SUFFIXES, CAPITALIZED_WORD, STREET_SUFFIXES, alternation
 
 _S = r"[ \u00a0]"
-_W = r"[A-ZÄÖÜ][a-zäöüß]+"
-_SUFFIX = r"(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|pfad)"
+_W = CAPITALIZED_WORD
+_SUFFIX = rf"(?:{alternation(ADDRESS_STREET_SUFFIXES)})"
+# Capitalized street nouns after a hyphen ("Martin-Luther-Platz"); "Strasse" was never one.
+_STREET_NOUNS = tuple(s.capitalize() for s in STREET_SUFFIXES if s != "strasse")
+_SPACED_STREET_NOUNS = (*_STREET_NOUNS, "Steig", "Ufer")  # "Fischbacher Steig"
 _STREET = (
     rf"(?:{_W}(?:-{_W})*-?{_SUFFIX}"  # Bahnhofstraße, Ziegeleiweg, Otto-Hahn-Str.
-    rf"|(?:{_W}-)+(?:Straße|Str\.|Weg|Platz|Allee|Ring|Gasse|Damm)"  # Martin-Luther-Platz
-    rf"|{_W}(?:er|sche){_S}(?:Straße|Str\.|Weg|Platz|Allee|Ring|Damm|Gasse|Steig|Ufer)"  # Fischbacher Straße
+    rf"|(?:{_W}-)+(?:{alternation(_STREET_NOUNS)})"  # Martin-Luther-Platz
+    rf"|{_W}(?:er|sche){_S}(?:{alternation(_SPACED_STREET_NOUNS)})"  # Fischbacher Straße
     rf"|(?P<prep>(?:Am|An{_S}der|Auf{_S}der|Auf{_S}dem|Im|In{_S}der|Zum|Zur|Hinter{_S}der"
     rf"|Hinter{_S}dem){_S}(?P<noun>{_W})))"  # Am Dornberg
 )

@@ -15,6 +15,7 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from deid.corpus import RESERVED_LER
 from deid.io import text_hash
 from deid.placeholder_gold import ler_gold_placeholders, ler_unjudged
 from deid.rewrite.keep_labels import keep_label
@@ -24,7 +25,7 @@ from deid.surrogates.novel import NovelGazetteers
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_COURTS: tuple[str, ...] = ("bgh", "bverwg")
+DEFAULT_COURTS: tuple[str, ...] = tuple(sorted(RESERVED_LER))  # the evaluation courts
 DEFAULT_SEED = 13
 POOL = "eval"  # surrogates a model never saw in training
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from deid.placeholders.lexicon import ABBREVIATIONS, COMMON_SHORT_ABBREVIATIONS
+from deid.words.vocab import STREET_SUFFIXES, UPPER, alternation
 
 _LEADING = "([{<„‚\"'«»‹›“‘"
 _TRAILING = ")]}>“”‘’\"'«»‹›,;:!?"
@@ -21,7 +22,7 @@ _NUMBER = re.compile(r"^§*\d[\d.,:/–-]*[a-z%]?$|^\d+-[^\W\d_]{2,}")  # "15.",
 _LOWER = re.compile(r"^[a-zäöüß./-]+$")  # "a)", "f.", "m.w.N.", "u."
 _CITATION = re.compile(r"^(?:[BU]|Urt|Beschl)\.\s?v\.$|^VOB/[ABC]\.$|^[CT]-\d+/\d{2}\.$")
 _SHORT_ABBREV = re.compile(r"^[A-ZÄÖÜ][a-zäöü]{1,2}\.$")  # "Sch.", "Al.": name abbreviations
-_FUSED_STREET = re.compile(r"^[A-ZÄÖÜ](?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)$")
+_FUSED_STREET = re.compile(rf"^[{UPPER}](?:{alternation(STREET_SUFFIXES)})$")
 _XRUN = re.compile(r"(?:^|[^a-wyzA-WYZÄÖÜäöüß])[xX]{2,}")
 _ELLIPSIS = ("…", "...")
 _SENATE = re.compile(r"^(?:[IVX]{1,4}|[A-Z])$")

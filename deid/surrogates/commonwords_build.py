@@ -17,7 +17,10 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-NON_RESERVED_LER = ("bag", "bfh", "bpatg", "bsg", "bverfg")
+from deid.corpus import RESERVED_LER
+from deid.ler import COURTS
+
+NON_RESERVED_LER: tuple[str, ...] = tuple(c for c in COURTS if c not in RESERVED_LER)
 
 
 def common_words(conll_paths: Iterable[Path], min_count: int = 3) -> set[str]:
@@ -41,7 +44,7 @@ def common_words(conll_paths: Iterable[Path], min_count: int = 3) -> set[str]:
 
 def gazetteer_entries() -> set[str]:
     """Single-word entries of the name and city gazetteers (what the filter applies to)."""
-    from deid.surrogates.gazetteers import read_lines
+    from deid.words.gazetteer import read_lines
 
     entries: set[str] = set()
     for name in ("surnames.txt.xz", "cities.txt.xz"):

@@ -8,18 +8,17 @@ thousands of surrogates per second is cheap.
 
 from __future__ import annotations
 
-import lzma
 import re
 import threading
 from bisect import bisect
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache, cached_property, lru_cache
-from importlib import resources
 from itertools import accumulate
 from random import Random
 
 from deid.surrogates.commonwords import COMMON_WORDS
 from deid.surrogates.pools import in_pool, pool_of
+from deid.words.gazetteer import read_lines
 
 FEMALE = "f"
 MALE = "m"
@@ -49,13 +48,6 @@ _GERMAN_SURNAME_RE = re.compile(
 )
 GERMAN_SURNAME_WEIGHT = 3.0
 _UMLAUT_BASE = {"Ä": "A", "Ö": "O", "Ü": "U", "ä": "a", "ö": "o", "ü": "u"}
-
-
-def read_lines(name: str) -> list[str]:
-    """Non-empty stripped lines of a bundled gazetteer file."""
-    path = resources.files("deid") / "resources" / "gazetteers" / name
-    with path.open("rb") as raw, lzma.open(raw, "rt", encoding="utf-8") as handle:
-        return [line.strip() for line in handle if line.strip()]
 
 
 class Sampler:
@@ -261,15 +253,6 @@ def _split(name: str) -> dict[str, list[str]]:
     for entry in entries:
         pools[pool_of(entry)].append(entry)
     return pools
-
-
-@cache
-def person_and_place_names() -> frozenset[str]:
-    """Every surname, first name and city of the raw lists (all pools, uncleaned): what a
-    list of ordinary words must leave out."""
-    names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
-    names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
-    return frozenset(names)
 
 
 @cache

@@ -10,7 +10,7 @@ keeps a composition only if no word of it is known to any of:
 * ``gazetteers``: the raw lists, every pool (surnames, first names, cities, streets,
   companies, countries, laws);
 * ``train_pool``: the entries training surrogates are drawn from;
-* ``lexicon``: any Wiktionary form (``deid.lexicon``: nouns, names, places);
+* ``lexicon``: any Wiktionary form (``deid.words.lexicon``: nouns, names, places);
 * ``wordfreq``: any German word with a frequency (Zipf > 0);
 * ``training_text``: the training and validation decisions' text.
 
@@ -33,7 +33,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from deid.surrogates.gazetteers import GENDERS, Gazetteers, Sampler, read_lines
+from deid.surrogates.gazetteers import GENDERS, Gazetteers, Sampler
 from deid.surrogates.novel_elements import (
     GIVEN_HEADS,
     GIVEN_STEMS,
@@ -44,6 +44,7 @@ from deid.surrogates.novel_elements import (
     STREET_HEADS,
     SURNAME_HEADS,
 )
+from deid.words.gazetteer import read_lines
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ def _train_pool_words() -> frozenset[str]:
 
 
 def _in_lexicon(word: str) -> bool:
-    from deid.lexicon import LEX_UNKNOWN, lexical_class
+    from deid.words.lexicon import LEX_UNKNOWN, lexical_class
 
     return lexical_class(word) != LEX_UNKNOWN or lexical_class(word.capitalize()) != LEX_UNKNOWN
 

@@ -21,7 +21,8 @@ TRADES: tuple[str, ...] = (
     "Stahlbau", "Systeme", "Technik", "Tiefbau", "Touristik", "Transporte", "Umwelttechnik",
     "Verwaltung", "Vertrieb", "Werbung", "Wohnbau", "Zahntechnik", "Zimmerei",
 )  # fmt: skip
-LEGAL_FORMS: tuple[tuple[str, int], ...] = (
+# How often a surrogate company gets each legal form (the words themselves: deid.words.vocab).
+LEGAL_FORM_WEIGHTS: tuple[tuple[str, int], ...] = (
     ("GmbH", 50), ("GmbH & Co. KG", 12), ("AG", 8), ("KG", 6), ("GbR", 6), ("e.K.", 4),
     ("UG (haftungsbeschränkt)", 5), ("OHG", 3), ("e.V.", 3), ("eG", 2), ("SE", 1),
 )  # fmt: skip
@@ -40,13 +41,13 @@ _COMPANY_CUE_RE = re.compile(
 
 
 def legal_form(req: Request) -> str:
-    total = sum(w for _, w in LEGAL_FORMS)
+    total = sum(w for _, w in LEGAL_FORM_WEIGHTS)
     x = req.rng.random() * total
-    for form, weight in LEGAL_FORMS:
+    for form, weight in LEGAL_FORM_WEIGHTS:
         x -= weight
         if x < 0:
             return form
-    return LEGAL_FORMS[0][0]
+    return LEGAL_FORM_WEIGHTS[0][0]
 
 
 def _trade(req: Request, letter: str) -> str:

@@ -7,13 +7,17 @@ from __future__ import annotations
 import re
 
 from deid.surrogates.request import Request
+from deid.words.vocab import ADDRESS_STREET_SUFFIXES, alternation
 
-_WORDS = (
-    "straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|steig|pfad|chaussee|markt"
-    "|graben|wall|zeile|promenade|stieg|twiete|kamp|hof|feld|garten|park|berg"
-)
+# A placeholder's street word may be any an address has, and the rarer heads of real street
+# names the gazetteer holds ("Am Markt", "Stadtgraben", "Lange Zeile").
+_SURROGATE_STREET_WORDS: tuple[str, ...] = (
+    *ADDRESS_STREET_SUFFIXES, "markt", "graben", "wall", "zeile", "promenade", "stieg", "twiete",
+    "kamp", "hof", "feld", "garten", "park", "berg",
+)  # fmt: skip
+_WORDS = alternation(_SURROGATE_STREET_WORDS)
 # The street words in lower case ("straße", "str", "weg" …): no name of their own.
-STREET_WORDS: frozenset[str] = frozenset(w.replace("\\.", "") for w in _WORDS.split("|"))
+STREET_WORDS: frozenset[str] = frozenset(w.replace(".", "") for w in _SURROGATE_STREET_WORDS)
 _STREET_WORD_RE = re.compile(rf"(?P<sep>[ \-]?)(?P<word>(?i:{_WORDS}))(?![a-zäöüß])")
 # What an abbreviated street shows before its street word: "K", "R. ", "F* … ", "Sch.".
 _INITIAL_RE = re.compile(

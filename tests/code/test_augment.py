@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 from deid.augment import noun_pool, swap_nouns
-from deid.lexicon import LEX_NAME, LEX_NOUN, lexical_class
 from deid.placeholders import detect_placeholders
 from deid.surrogates import SurrogateGenerator
-from deid.surrogates.gazetteers import read_lines
 from deid.training import SourceDocument, surrogate_texts
+from deid.words.gazetteer import read_lines
+from deid.words.lexicon import LEX_NAME, LEX_NOUN, lexical_class
 from tests.conftest import read_source
 
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"

@@ -1,4 +1,4 @@
-"""Word features for from-scratch models: frequency buckets, case and shape (deid.features)."""
+"""Word features for from-scratch models: frequency buckets, case and shape (deid.features, deid.words.shapes)."""
 
 from __future__ import annotations
 
@@ -15,21 +15,30 @@ from transformers import BertConfig, BertForTokenClassification
 from deid.features import (
     FEATURE_SET,
     FEATURE_SETS,
+    num_features,
+    token_features,
+    word_bounds,
+    word_feature,
+)
+from deid.models import uses_features
+from deid.words.lexicon import (
+    LEX_NAME,
+    LEX_NOUN,
+    LEX_PROPER,
+    LEX_UNKNOWN,
+    is_common_noun,
+    lexical_class,
+)
+from deid.words.shapes import (
     MAX_WORD_CHARS,
     SHAPE_COMPOUND,
     SHAPE_NONE,
     SHAPE_ROLE,
     SHAPE_SUFFIX,
-    num_features,
-    token_features,
-    word_feature,
     noun_compound,
     plain_compound,
-    word_bounds,
     word_shape,
 )
-from deid.lexicon import LEX_NAME, LEX_NOUN, LEX_PROPER, LEX_UNKNOWN, is_common_noun, lexical_class
-from deid.models import uses_features
 
 V1 = "wordfreq-zipf-case.v1"
 V2 = "wordfreq-zipf-case-shape.v2"
@@ -255,13 +264,13 @@ def test_overlong_words_are_not_taken_apart(monkeypatch: pytest.MonkeyPatch) -> 
     """The shape and compound tests cost the square of a word's length: a word longer than
     any real one (a 1 MB token) is rare, shapeless and no compound without being looked at,
     and stays out of the caches."""
-    from deid import features
+    from deid.words import shapes
 
     rare = word_feature("Chintoan")  # a rare word Wiktionary does not know, of no shape
     calls: Counter[str] = Counter()
     for name in ("_inflections", "_known", "is_common_noun"):
-        real = getattr(features, name)
-        monkeypatch.setattr(features, name, lambda *a, _n=name, _f=real: calls.update([_n]) or _f(*a))
+        real = getattr(shapes, name)
+        monkeypatch.setattr(shapes, name, lambda *a, _n=name, _f=real: calls.update([_n]) or _f(*a))
     longest_real = "Grundstücksverkehrsgenehmigungszuständigkeitsübertragungsverordnung"
     assert len(longest_real) <= MAX_WORD_CHARS
     cached = word_shape.cache_info().currsize

@@ -15,7 +15,6 @@ import pytest
 from deid.anonymize import Pipeline, PipelineConfig
 from deid.consistency import propagate
 from deid.io import read_jsonl, write_jsonl
-from deid.lexicon import is_common_noun
 from deid.models import ModelSpec, build_model
 from deid.ner import TokenClassifier
 from deid.policy import PolicyConfig, apply_policy, keep_zones
@@ -23,6 +22,7 @@ from deid.schema import LITERATURE, PERSON, PUBLIC_ENTITY, Document, Span
 from deid.tokenizer import train_tokenizer
 from deid.trainer import calibrate_threshold
 from deid.training import LabelledText
+from deid.words.lexicon import is_common_noun
 from tests.conftest import ROOT
 
 GOLD = ROOT / "data" / "gold" / "ler_rewritten.jsonl"
@@ -121,7 +121,7 @@ def test_an_everyday_word_is_never_spread(gold):
 def test_a_compound_noun_is_never_spread(gold):
     """A rare compound of common words ("Beurteilungsbeiträge", "Waisengeld") that the model
     mistook for a name once stays one mistake."""
-    from deid.features import SHAPE_COMPOUND, word_shape
+    from deid.words.shapes import SHAPE_COMPOUND, word_shape
 
     doc, word = next(
         (d, w)
@@ -137,7 +137,7 @@ def test_a_compound_noun_is_never_spread(gold):
 def test_an_unknown_word_ending_in_a_noun_is_never_spread(gold):
     """"Notanwalts" (Not + Anwalt) has no compound shape the features call common, but it
     ends in an ordinary noun and is no known name: one wrong span stays one."""
-    from deid.features import SHAPE_NONE, plain_compound, word_shape
+    from deid.words.shapes import SHAPE_NONE, plain_compound, word_shape
 
     doc, word = next(
         (d, w)
@@ -154,7 +154,7 @@ def test_an_unknown_word_ending_in_a_noun_is_never_spread(gold):
 def test_a_lexicon_noun_is_never_spread(gold):
     """An ordinary noun Wiktionary knows ("Deponie") that neither its frequency nor its shape
     gives away is not spread either."""
-    from deid.features import SHAPE_NONE, _zipf, word_shape
+    from deid.words.shapes import SHAPE_NONE, word_shape, zipf
 
     doc, word = next(
         (d, w)
@@ -162,7 +162,7 @@ def test_a_lexicon_noun_is_never_spread(gold):
         for w, n in Counter(re.findall(r"\b[A-ZÄÖÜ][a-zäöüß]{4,}\b", d.text)).items()
         if n >= 3
         and is_common_noun(w)
-        and _zipf(w) < 3.5
+        and zipf(w) < 3.5
         and word_shape(w) == SHAPE_NONE
         and not any(w in d.text[s.start : s.end] for s in d.spans)
     )
@@ -197,7 +197,7 @@ def test_unsure_lone_compounds_are_dropped_but_not_names_streets_or_parts_of_nam
     """A model span on one compound of ordinary words ("Notanwalts") needs the ordinary-word
     score; a compound the gazetteers know as a name, a street, or a word next to another
     span (part of a company name) stays."""
-    from deid.features import plain_compound
+    from deid.words.shapes import plain_compound
 
     doc = next(d for d in gold if re.search(r"\bNotanwalts\b", d.text))
     m = re.search(r"\bNotanwalts\b", doc.text)

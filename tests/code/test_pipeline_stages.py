@@ -544,8 +544,9 @@ PACKAGES = (
     "deid/operators",
     "deid/rewrite",
     "deid/checks",
+    "deid/words",
 )
-RESOURCE_USERS = ("deid/placeholders", "deid/surrogates", "deid/policy.py")
+RESOURCE_USERS = ("deid/placeholders", "deid/surrogates", "deid/policy.py", "deid/words")
 
 
 def _module_file(name: str) -> Path | None:

@@ -1,4 +1,4 @@
-"""Public words (deid.public_words): capitalized words the training decisions print again and
+"""Public words (deid.words.public): capitalized words the training decisions print again and
 again in clear text, never a person's name, a place or an acronym, never built from reserved
 evaluation documents."""
 
@@ -8,10 +8,11 @@ import json
 
 import pytest
 
-from deid.lexicon import is_ordinary_word
-from deid.public_words import build as build_public
-from deid.public_words import main, public_words
-from deid.surrogates.gazetteers import read_lines
+from deid.word_lists import main
+from deid.words.gazetteer import read_lines
+from deid.words.ordinary import is_ordinary_word
+from deid.words.public import build as build_public
+from deid.words.public import public_words
 from tests.conftest import ROOT, read_source
 
 DECISIONS = ["decisions/bag/9-azr-115-23.txt.xz", "decisions/bfh/STRE202450071.txt.xz"]
@@ -50,4 +51,4 @@ def test_refuses_reserved_documents(tmp_path) -> None:
     path = tmp_path / "reserved.jsonl"
     path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="reserved"):
-        main([str(path)])
+        main(["public", str(path)])

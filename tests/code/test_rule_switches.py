@@ -12,9 +12,7 @@ import pytest
 
 from deid.anonymize import Pipeline, PipelineConfig
 from deid.consistency import propagate
-from deid.features import plain_compound
 from deid.io import read_jsonl
-from deid.lexicon import is_common_noun, is_ordinary_word
 from deid.policy import (
     PolicyConfig,
     _attached,
@@ -24,9 +22,12 @@ from deid.policy import (
     apply_policy,
     keep_zones,
 )
-from deid.public_words import public_words
 from deid.recognizers import analyze_all, build_recognizers
 from deid.schema import MODEL_SOURCE, PERSON, Document, Span, merge_spans
+from deid.words.lexicon import is_common_noun
+from deid.words.ordinary import is_ordinary_word
+from deid.words.public import public_words
+from deid.words.shapes import plain_compound
 from tests.conftest import ROOT
 
 GOLD = ROOT / "data" / "gold" / "ler_rewritten.jsonl"

@@ -14,8 +14,6 @@ import csv
 from functools import lru_cache
 from importlib import resources
 
-from deid.public_words import public_words
-
 LEX_UNKNOWN, LEX_NOUN, LEX_NAME, LEX_PROPER = range(4)
 N_CLASSES = 4
 _NAME_TAGS = frozenset({"Nachname", "Vorname"})
@@ -56,19 +54,3 @@ def is_common_noun(word: str) -> bool:
     """A form of an ordinary noun and of nothing that could be a name."""
     return lexical_class(word) == LEX_NOUN
 
-
-def is_ordinary_word(word: str) -> bool:
-    """A lexicon noun, or a word the training decisions leave in clear text again and again
-    (:func:`deid.public_words.public_words`): either way nothing to anonymize."""
-    return is_common_noun(word) or word in public_words()
-
-
-def known_name(word: str) -> bool:
-    """A surname, first name or place of the gazetteers or of the lexicon that is no
-    lowercase word at a sentence start ("Weiß", "Will", "Klein")."""
-    from deid.placeholders.vocabulary import lowercase_words
-    from deid.surrogates.gazetteers import person_and_place_names
-
-    if word.lower() in lowercase_words():
-        return False
-    return lexical_class(word) in (LEX_NAME, LEX_PROPER) or word in person_and_place_names()

@@ -7,37 +7,36 @@ spreads one (:mod:`deid.consistency`). Persons' names, places and acronyms are l
 court seat ("Celle") or a judge's name is public in one decision and a party's home town or
 name in the next, a public body's acronym ("KBS") in one is a company's name in the next.
 
-Built from the training split only; ``python -m deid.public_words data/corpus/train.jsonl``
+Built from the training split only; ``python -m deid.word_lists public data/corpus/train.jsonl``
 regenerates the bundled list and refuses reserved evaluation documents.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-RESOURCE = Path(__file__).resolve().parent / "resources" / "public_words.txt.xz"
+from deid.io import read_word_list
+from deid.words.gazetteer import person_and_place_names
+from deid.words.lexicon import LEX_NAME, LEX_PROPER, lexical_class
+
+RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "public_words.txt.xz"
 MIN_COUNT = 3
 _CAPITALIZED = re.compile(r"(?<![\wäöüß\-])[A-ZÄÖÜ][\wäöüß]*[a-zäöüß][\wäöüß]*(?![\wäöüß])")
 
 
 @lru_cache(maxsize=1)
 def public_words() -> frozenset[str]:
-    from deid.io import read_word_list
-
+    """The bundled list (empty when it has not been built)."""
     return read_word_list(RESOURCE)
 
 
 def build(texts: Iterable[str]) -> list[str]:
     """Words seen at least ``MIN_COUNT`` times, minus every word a gazetteer or Wiktionary
     knows as a person's name or a place."""
-    from deid.lexicon import LEX_NAME, LEX_PROPER, lexical_class
-    from deid.surrogates.gazetteers import person_and_place_names
-
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(_CAPITALIZED.findall(text))
@@ -48,18 +47,3 @@ def build(texts: Iterable[str]) -> list[str]:
         if n >= MIN_COUNT and w not in names and lexical_class(w) not in (LEX_NAME, LEX_PROPER)
     )
 
-
-def main(argv: list[str]) -> None:
-    from deid.corpus import is_reserved
-    from deid.io import read_documents, write_word_list
-
-    docs = read_documents(argv[0])
-    if any(is_reserved(d) for d in docs):
-        raise SystemExit("refusing to build public words from reserved evaluation documents")
-    words = build(d.text for d in docs)
-    write_word_list(RESOURCE, words)
-    print(f"{len(words)} public words written")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

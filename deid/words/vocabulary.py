@@ -2,17 +2,19 @@
 
 Tells a capitalized word at a sentence start ("… und S. Triftige Gründe …") from a surname
 after an initial ("M. Rennpferdt"): a word that also occurs in lower case is ordinary
-language. Built from the training split only; ``python -m deid.placeholders.vocabulary
-data/corpus/train.jsonl`` regenerates the bundled list.
+language. Built from the training split only; ``python -m deid.word_lists vocabulary
+data/corpus/train.jsonl`` regenerates the bundled lists.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+
+from deid.io import read_word_list
 
 RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "lowercase_words.txt.xz"
 NOUN_RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "nouns.txt.xz"
@@ -27,45 +29,26 @@ MIN_COUNT = 3
 
 @lru_cache(maxsize=1)
 def lowercase_words() -> frozenset[str]:
-    from deid.io import read_word_list
-
+    """Words the training corpus writes in lower case at least ``MIN_COUNT`` times."""
     return read_word_list(RESOURCE)
 
 
 @lru_cache(maxsize=1)
 def noun_words() -> frozenset[str]:
     """Capitalized words the training corpus uses as nouns (after an article)."""
-    from deid.io import read_word_list
-
     return read_word_list(NOUN_RESOURCE)
 
 
-def build_nouns(texts) -> list[str]:
+def build_nouns(texts: Iterable[str]) -> list[str]:
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(_NOUN.findall(text))
     return sorted(w for w, n in counts.items() if n >= 2)
 
 
-def build(texts) -> list[str]:
+def build(texts: Iterable[str]) -> list[str]:
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(_WORD.findall(text))
     return sorted(w for w, n in counts.items() if n >= MIN_COUNT)
 
-
-def main(argv: list[str]) -> None:
-    from deid.io import read_documents, write_word_list
-
-    docs = read_documents(argv[0])
-    if any(d.court in {"bgh", "bverwg", "bavaria"} and d.meta.get("corpus") != "decisions" or d.court == "bavaria" for d in docs):
-        raise SystemExit("refusing to build the vocabulary from reserved evaluation documents")
-    words = build(d.text for d in docs)
-    write_word_list(RESOURCE, words)
-    nouns = build_nouns(d.text for d in docs)
-    write_word_list(NOUN_RESOURCE, nouns)
-    print(f"{len(words)} lowercase words, {len(nouns)} nouns written")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -1,0 +1,28 @@
+"""Whether a capitalized word is ordinary language or a known name, from all word lists.
+
+Joins the Wiktionary lexicon (:mod:`deid.words.lexicon`), the public words of the training
+decisions (:mod:`deid.words.public`), the corpus' lowercase words
+(:mod:`deid.words.vocabulary`) and the gazetteers (:mod:`deid.words.gazetteer`); kept apart
+from them so that none of those lists depends on another.
+"""
+
+from __future__ import annotations
+
+from deid.words.gazetteer import person_and_place_names
+from deid.words.lexicon import LEX_NAME, LEX_PROPER, is_common_noun, lexical_class
+from deid.words.public import public_words
+from deid.words.vocabulary import lowercase_words
+
+
+def is_ordinary_word(word: str) -> bool:
+    """A lexicon noun, or a word the training decisions leave in clear text again and again
+    (:func:`deid.words.public.public_words`): either way nothing to anonymize."""
+    return is_common_noun(word) or word in public_words()
+
+
+def known_name(word: str) -> bool:
+    """A surname, first name or place of the gazetteers or of the lexicon that is no
+    lowercase word at a sentence start ("Weiß", "Will", "Klein")."""
+    if word.lower() in lowercase_words():
+        return False
+    return lexical_class(word) in (LEX_NAME, LEX_PROPER) or word in person_and_place_names()

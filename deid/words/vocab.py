@@ -1,0 +1,62 @@
+"""Shared German legal vocabulary: street suffixes, legal forms, court abbreviations and the
+shape of a capitalized word or name.
+
+Every rule that needs one of these reads it here, so a street word or a legal form added
+once is known to the recognizers, the placeholder miner, the policy and the surrogates
+alike. Where a reader needs a narrower or wider list, it is derived here from the base with
+a name and a reason, never written out again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+
+def alternation(words: Iterable[str]) -> str:
+    """``words`` as a regex alternation (``straße|str\\.|weg``), each escaped; no group."""
+    return "|".join(re.escape(w) for w in words)
+
+
+# --- streets ---------------------------------------------------------------------------
+# Street words a name ends in, lower case ("Bahnhofstraße", "Kstraße", "Ziegeleiweg"). No
+# word is a prefix of another, so the order of an alternation built from them is irrelevant.
+STREET_SUFFIXES: tuple[str, ...] = (
+    "straße", "strasse", "str.", "weg", "platz", "allee", "gasse", "ring", "damm",
+)  # fmt: skip
+# The address recognizer also knows rarer street words of addresses with a house number.
+ADDRESS_STREET_SUFFIXES: tuple[str, ...] = (*STREET_SUFFIXES, "ufer", "steig", "pfad", "chaussee")
+# A word that ends like a street is never a plain compound nor a placeholder's neighbour noun;
+# this test is about a word's form only, so it takes every street head the miner has seen.
+STREET_WORD_SUFFIXES: tuple[str, ...] = (
+    *ADDRESS_STREET_SUFFIXES, "promenade", "anger", "stieg", "kamp", "rampe",
+)  # fmt: skip
+STREET_WORD = re.compile(rf"(?:{alternation(STREET_WORD_SUFFIXES)})$", re.IGNORECASE)
+
+# --- organizations ---------------------------------------------------------------------
+# Legal forms and their spellings: a word of these names no company by itself.
+LEGAL_FORMS: frozenset[str] = frozenset(
+    """GmbH gGmbH mbH mbB AG KG KGaA OHG oHG GbR UG SE eG EG Ltd Ltd. Limited Inc Inc.
+    LLC LLP plc PLC S.A. SA SAS SARL S.à.r.l. B.V. BV N.V. NV Co. Co & e.V. eV e.K. e.Kfm.
+    Aktiengesellschaft Kommanditgesellschaft Partnerschaft PartG PartGmbB AöR KdöR
+    Holding Stiftung Genossenschaft Gesellschaft GesmbH Sp. z o.o. s.r.o. EWIV
+    Kapitalanlagegesellschaft Fleischhandelsgesellschaft""".split()
+)
+# The common one-word forms: a lowercase letter before one is a company placeholder ("w
+# GmbH", deid.placeholder_gold; the miner takes a narrower subset, deid.placeholders).
+COMMON_LEGAL_FORMS: tuple[str, ...] = ("GmbH", "AG", "KG", "OHG", "GbR", "Holding", "UG", "SE", "mbH", "gGmbH")
+
+# --- courts ----------------------------------------------------------------------------
+# Abbreviations of German and European courts ("BGH", "OLG", "EuGH"); in this order in an
+# alternation (a word boundary follows each, so no shorter one cuts a longer one short).
+COURT_ABBREVIATIONS: tuple[str, ...] = (
+    "BVerfG", "BVerwG", "BGH", "BAG", "BSG", "BFH", "BPatG", "OLG", "OVG", "VGH", "LSG", "LAG",
+    "FG", "LG", "AG", "VG", "SG", "ArbG", "KG", "EuGH", "EGMR", "BayVGH", "BayObLG", "TDG",
+)  # fmt: skip
+
+# --- capitalized words and names -------------------------------------------------------
+UPPER = "A-ZÄÖÜ"  # a German capital letter (character class body)
+LOWER = "a-zäöüß"  # a German small letter
+CAPITALIZED_WORD = rf"[{UPPER}][{LOWER}]+"  # "Geiger", "Ziegelei"
+# A surname, double names included ("Geiger", "Schmidt-Aßmann").
+CAPITALIZED_NAME = rf"{CAPITALIZED_WORD}(?:-{CAPITALIZED_WORD})?"
