@@ -32,7 +32,7 @@ PARAMS = {
         "base": None,
         "profiles": {"tiny": {"hidden_size": 32, "num_layers": 1}},
     },
-    "anonymize": {"threshold": 0.35, "policy": {"keep_labels": []}},
+    "anonymize": {"threshold": 0.35, "chain": ["keep_zones", {"keep_labels": {"labels": []}}]},
     "notes": {"pasted": "x" * 2000, "multi": "eins\nzwei"},  # too long / multi-line: hashed
 }
 
@@ -127,7 +127,7 @@ def test_param_values_flatten_stringify_and_hash_what_cannot_be_a_setting() -> N
     values = registry.param_values(PARAMS)
     assert values["model.profiles.tiny.hidden_size"] == "32"
     assert values["model.base"] == "null"
-    assert values["anonymize.policy.keep_labels"] == "[]"
+    assert values["anonymize.chain"] == '["keep_zones", {"keep_labels": {"labels": []}}]'
     assert values["notes.pasted"].startswith("sha256:") and "2000 chars" in values["notes.pasted"]
     assert values["notes.multi"].startswith("sha256:")
     assert all(len(v) <= registry.PARAM_VALUE_LIMIT for v in values.values())

@@ -52,7 +52,7 @@ TRAIN_TINY = {
 }
 FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01,
           "min_documents": {"reviews": 2}}  # fmt: skip
-NOTHING = {"use_model": False, "use_recognizers": False}
+NOTHING = {"use_model": False, "chain": []}
 RAW_DECISION = "data/sources/decisions/bavaria/Y-300-Z-BECKRS-B-2019-N-17491.txt.xz"
 
 
