@@ -224,6 +224,11 @@ def test_version_registered_with_challenger_alias(store, logged) -> None:
         mv.tags["profile"] == "tiny"
         and mv.tags["git.commit"] == client.get_run(logged.run_id).data.tags["git.commit"]
     )
+    # the rule code it was evaluated with: chain components and versions, and the commit
+    assert mv.tags["git.dirty"] in {"true", "false"}
+    assert mv.tags["pipeline.chain"] == ",".join(f"{s.name}@{s.version}" for s in PipelineConfig().chain)
+    assert mv.tags["pipeline.chain"].startswith("recognizers@1,keep_zones@1,")
+    assert registry.version_tag(registry.MODEL_NAME, logged.version, "pipeline.chain", store["uri"]) == mv.tags["pipeline.chain"]
     listed = registry.list_versions(store["uri"])
     assert logged.version in [v.version for v in listed]
     assert registry.CHALLENGER in {a for v in listed for a in v.aliases}

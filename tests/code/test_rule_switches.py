@@ -284,6 +284,19 @@ def test_a_changed_component_version_refuses_the_saved_pipeline(tmp_path, monkey
         build_pipeline(tmp_path)
 
 
+def test_the_anonymize_flow_checks_the_chain_before_reading_input(tmp_path, monkeypatch):
+    """The flow resolves the model first and refuses one whose chain this worker cannot run
+    (a user error: no retries, no staged input; tests/integration/test_flows.py runs it)."""
+    from flows.anonymize import resolve_model
+
+    Pipeline(None, replace(PipelineConfig(), use_model=False)).save(tmp_path / "model")
+    versions = chain_module.registry()["consistency"]
+    monkeypatch.setitem(chain_module._REGISTRY, "consistency", {2: replace(versions[1], version=2)})
+    with pytest.raises(ChainMismatch, match=r"registered from commit unknown\) cannot run on this worker: .*"
+                       r"'consistency' version 1, but this code has version 2"):  # fmt: skip
+        resolve_model.fn(str(tmp_path / "model"), f"sqlite:///{tmp_path / 'mlflow.db'}")
+
+
 # --- defaults: the chain as it was ---------------------------------------------------------
 
 
