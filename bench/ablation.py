@@ -12,8 +12,9 @@ once per text; every variant of the rule chain then runs on those cached model s
 (``Pipeline.analyze_many(texts, model_spans=...)``):
 
 * ``full``: the saved pipeline as configured;
-* one row per rule layer switched off (``PipelineConfig`` / ``PolicyConfig`` switches);
-* ``model only``: every rule layer off.
+* one row per rule layer removed: each component of the saved chain (deid.chain) taken out
+  of the list;
+* ``model only``: every component removed.
 
 Metrics are element level (``deid.elements``), as in training's validation. A layer *earns
 its place* when switching it off lowers F2 or lowers recall. Removing a layer that does
@@ -32,14 +33,16 @@ import logging
 import random
 import time
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
+from deid.chain import component, registry
+from deid.components import COMMON_NOUNS, PLAIN_COMPOUNDS, PUBLIC_WORDS
+from deid.components import RECOGNIZERS as RECOGNIZERS_STEP
 from deid.elements import Confusion, element_confusion, element_flags, text_elements
 from deid.io import read_documents
-from deid.policy import PolicyConfig
 from deid.schema import Span
 from deid.settings import load_settings
 from deid.train_model import load_placeholders, source_documents, validation_texts
@@ -47,67 +50,22 @@ from deid.training import LabelledText, pack_paragraphs
 
 logger = logging.getLogger(__name__)
 
+UNSURE_WORD_STEPS = (PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS)
 BETA = 2.0
 BOOTSTRAP = 1000
 _EPS = 1e-12
 
 
-@dataclass(frozen=True)
-class Layer:
-    """A rule layer and how to switch it off."""
-
-    name: str
-    description: str
-    pipeline: dict[str, Any]  # PipelineConfig fields when off
-    policy: dict[str, Any]  # PolicyConfig fields when off
+def layers(cfg: PipelineConfig) -> dict[str, str]:
+    """The rule layers of a saved configuration: its chain's components (deid.chain) in
+    order, with their registered descriptions."""
+    return {s.name: component(s.name, s.version).description for s in cfg.chain}
 
 
-LAYERS: tuple[Layer, ...] = (
-    Layer(
-        "recognizers",
-        "rule recognizers (IBAN, phone, dates of birth …)",
-        {"use_recognizers": False},
-        {},
-    ),
-    Layer(
-        "keep_zones",
-        "courts, judges, laws, citations, states kept public",
-        {"use_keep_zones": False},
-        {},
-    ),
-    Layer("keep_labels", "policy: labels kept public (keep_labels)", {}, {"keep_labels": ()}),
-    Layer(
-        "common_nouns",
-        "policy: unsure lexicon nouns",
-        {},
-        {"filter_common_nouns": False},
-    ),
-    Layer(
-        "plain_compounds",
-        "policy: unsure lone compounds of ordinary words",
-        {},
-        {"filter_plain_compounds": False},
-    ),
-    Layer("public_words", "policy: unsure public words", {}, {"filter_public_words": False}),
-    Layer("lowercase", "policy: model words in lowercase", {}, {"filter_lowercase": False}),
-    Layer(
-        "no_name_shape",
-        "policy: shortened compounds, lone symbols",
-        {},
-        {"filter_no_name_shape": False},
-    ),
-    Layer("consistency", "document-level consistency", {"consistency": False}, {}),
-)
-
-
-def switched_off(cfg: PipelineConfig, layers: tuple[Layer, ...]) -> PipelineConfig:
-    """``cfg`` with ``layers`` off (the model is not run: its spans are passed in)."""
-    pipeline: dict[str, Any] = {"use_model": False}
-    policy: dict[str, Any] = {}
-    for layer in layers:
-        pipeline.update(layer.pipeline)
-        policy.update(layer.policy)
-    return replace(cfg, policy=replace(cfg.policy, **policy), **pipeline)
+def switched_off(cfg: PipelineConfig, names: tuple[str, ...]) -> PipelineConfig:
+    """``cfg`` with the components ``names`` removed from its chain (the model is not run:
+    its spans are passed in)."""
+    return replace(cfg.without(*names), use_model=False)
 
 
 def recognizer_variants(cfg: PipelineConfig) -> list[tuple[str, PipelineConfig]]:
@@ -115,35 +73,30 @@ def recognizer_variants(cfg: PipelineConfig) -> list[tuple[str, PipelineConfig]]
     ``enabled: false``, see :func:`deid.recognizers.build_recognizers`)."""
     from deid.recognizers import RECOGNIZERS, build_recognizers
 
-    enabled = {r.name for r in build_recognizers(cfg.recognizers)}
+    entry = cfg.step(RECOGNIZERS_STEP)
+    if entry is None:
+        return []
+    settings = {"min_score": entry.config.min_score, "recognizers": dict(entry.config.recognizers)}
+    enabled = {r.name for r in build_recognizers(settings)}
     out: list[tuple[str, PipelineConfig]] = []
     for name in RECOGNIZERS:
         if name not in enabled:
             continue
-        settings = dict(cfg.recognizers)
-        entries = dict(settings.get("recognizers") or {})
-        entry = entries.get(name, {})
-        entries[name] = {
-            **({"enabled": entry} if isinstance(entry, bool) else entry),
-            "enabled": False,
-        }
-        settings["recognizers"] = entries
-        out.append((name, switched_off(replace(cfg, recognizers=settings), ())))
+        entries = dict(settings["recognizers"])
+        own = entries.get(name, {})
+        entries[name] = {**({"enabled": own} if isinstance(own, bool) else own), "enabled": False}
+        variant = cfg.configured(RECOGNIZERS_STEP, recognizers=entries)
+        out.append((name, switched_off(variant, ())))
     return out
 
 
-def is_active(cfg: PipelineConfig, layer: Layer) -> bool:
-    """Whether the saved configuration runs the layer at all (else its row is skipped)."""
-    if any(getattr(cfg, k) == v for k, v in layer.pipeline.items()):
+def is_active(cfg: PipelineConfig, name: str) -> bool:
+    """Whether the saved configuration runs the component at all (else its row is skipped):
+    it is in the chain, and an ordinary-word filter has a score that keeps anything."""
+    entry = cfg.step(name)
+    if entry is None:
         return False
-    if any(_same(getattr(cfg.policy, k), v) for k, v in layer.policy.items()):
-        return False
-    policy: PolicyConfig = cfg.policy
-    return not (layer.name in ("common_nouns", "public_words") and policy.common_noun_min_score <= 0)
-
-
-def _same(a: Any, b: Any) -> bool:
-    return tuple(a) == tuple(b) if isinstance(b, tuple) else a == b
+    return not (name in UNSURE_WORD_STEPS and entry.config.min_score <= 0)
 
 
 def validation_items(args: argparse.Namespace, tokenizer) -> list[LabelledText]:
@@ -269,22 +222,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rows: list[dict[str, Any]] = [
         {"variant": "full", "layer": None, **full_m, "seconds": round(full_seconds, 1)}
     ]
-    active = [layer for layer in LAYERS if is_active(cfg, layer)]
-    skipped = [layer.name for layer in LAYERS if layer not in active]
-    for layer in active:
-        rows.append(compare(f"-{layer.name}", layer.name, switched_off(cfg, (layer,))))
+    chain = layers(cfg)
+    active = [name for name in chain if is_active(cfg, name)]
+    # registered components the saved chain does not run (or runs as a no-op)
+    skipped = [name for name in registry() if name not in active]
+    for name in active:
+        rows.append(compare(f"-{name}", name, switched_off(cfg, (name,))))
     rows.append(compare("model only", None, switched_off(cfg, tuple(active))))
 
     # the recognizers one by one (only those whose removal changes anything are listed)
     recognizer_rows: list[dict[str, Any]] = []
     silent: list[str] = []
-    if cfg.use_recognizers:
-        for name, variant in recognizer_variants(cfg):
-            row = compare(f"-{name}", name, variant)
-            if row["changed_elements"]:
-                recognizer_rows.append(row)
-            else:
-                silent.append(name)
+    for name, variant in recognizer_variants(cfg):
+        row = compare(f"-{name}", name, variant)
+        if row["changed_elements"]:
+            recognizer_rows.append(row)
+        else:
+            silent.append(name)
 
     return {
         "model": str(args.model),
@@ -300,7 +254,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "bootstrap": BOOTSTRAP,
         "model_seconds": round(model_seconds, 1),
         "skipped_layers": skipped,  # off in the saved configuration already
-        "layers": {layer.name: layer.description for layer in active},
+        "layers": {name: chain[name] for name in active},
+        "chain": [s.to_dict() for s in cfg.chain],  # names, versions, config overrides
         "rows": rows,
         "recognizer_rows": recognizer_rows,
         "recognizers_without_effect": silent,

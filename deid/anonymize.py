@@ -1,9 +1,12 @@
-"""The anonymization pipeline: model + rule recognizers → merged non-overlapping spans →
-policy (what stays public) → document-level consistency → an operator.
+"""The anonymization pipeline: model → a chain of registered components (rule recognizers
+merged into the model's spans, keep zones, span filters, document-level consistency;
+deid.components) → an operator.
 
 ``build_pipeline`` is the one construction path: the CLI, the batch flows and the MLflow
 pyfunc all load a saved pipeline directory (model weights, tokenizer with its label map,
-and ``pipeline.json`` with recognizer, policy and threshold settings) through it.
+and ``pipeline.json`` with the model settings and the post-processing chain, deid.chain)
+through it. Loading checks every recorded chain component and version against the
+registered ones: a pipeline is run only with the rule code it was evaluated with.
 """
 
 from __future__ import annotations
@@ -13,17 +16,17 @@ import json
 import logging
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from deid.budget import Deadline, DocumentBudget
-from deid.consistency import propagate
+from deid.chain import Chain, ChainMismatch, StepConfig, chain_to_list, parse_chain
+from deid.components import default_chain, legacy_chain
 from deid.io import LfView
 from deid.ner import InferenceConfig, TokenClassifier
-from deid.policy import PolicyConfig, apply_policy, keep_zones
-from deid.recognizers import analyze_all, build_recognizers
-from deid.schema import Document, Span, merge_spans, spans_to_dicts
+from deid.policy import PolicyConfig
+from deid.schema import Document, Span, spans_to_dicts
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +36,8 @@ MODEL_DIR = "model"
 
 @dataclass(frozen=True)
 class PipelineConfig:
-    """Everything besides the weights that decides what gets anonymized."""
+    """Everything besides the weights that decides what gets anonymized: how the model runs,
+    and the chain of post-processing components (deid.chain) that its spans go through."""
 
     threshold: float = 0.35  # below 0.5: recall first
     max_length: int = 256
@@ -44,49 +48,96 @@ class PipelineConfig:
     engine: str = "onnx"
     quantize: str = "none"
     use_model: bool = True
-    use_recognizers: bool = True
-    use_keep_zones: bool = True  # courts, judges, laws … stay public (deid.policy.keep_zones;
-    # which kinds: policy.keep_*); off: no zone drops a span or blocks consistency
-    recognizers: dict[str, Any] = field(default_factory=lambda: {"min_score": 0.5})
-    consistency: bool = True
-    consistency_min_score: float = 0.7  # only confident spans are propagated
-    consistency_min_share: float = 0.25  # … and only strings found in a quarter of their mentions
-    policy: PolicyConfig = field(default_factory=PolicyConfig)
+    # recognizers → keep zones → span filters → consistency, each a registered component at
+    # a version (deid.components); an ablation removes entries
+    chain: tuple[StepConfig, ...] = field(default_factory=default_chain)
     operator: str = "label"
     # per document (deid.budget; 0: no limit); a document over it is quarantined with the reason
     max_characters: int = 5_000_000  # the largest bundled decision has 165,181
     max_tokens: int = 1_000_000  # words and punctuation marks; decisions have ~5.8 characters per one
-    max_seconds: float = 900.0  # last resort, checked between layers: a busy machine may hit it
+    max_seconds: float = 900.0  # last resort, checked between components: a busy machine may hit it
+    # "flags" when read from a pipeline.json saved before the chain (legacy_chain mapped its
+    # flags to version 1 of each component); recorded when saved again
+    migrated_from: str | None = None
 
     def budget(self) -> DocumentBudget:
         return DocumentBudget(self.max_characters, self.max_tokens, self.max_seconds)
 
+    # --- the chain -------------------------------------------------------------------------
+
+    def step(self, name: str) -> StepConfig | None:
+        """The chain entry of component ``name``, None when the chain does not run it."""
+        return next((s for s in self.chain if s.name == name), None)
+
+    def without(self, *names: str) -> PipelineConfig:
+        """This config with the components ``names`` removed from the chain (an ablation)."""
+        return replace(self, chain=tuple(s for s in self.chain if s.name not in names))
+
+    def configured(self, name: str, **overrides: Any) -> PipelineConfig:
+        """This config with ``overrides`` on the config of the chain's ``name`` step."""
+        if self.step(name) is None:
+            raise ValueError(f"the chain has no component '{name}'")
+        return replace(self, chain=tuple(s.with_overrides(**overrides) if s.name == name else s
+                                         for s in self.chain))  # fmt: skip
+
+    # --- pipeline.json -----------------------------------------------------------------------
+
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["policy"]["keep_labels"] = list(self.policy.keep_labels)
-        return out
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "migrated_from"}
+        out["chain"] = chain_to_list(self.chain)
+        return out | ({"migrated_from": self.migrated_from} if self.migrated_from else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
+        """A saved config. One saved before the chain (flags, no ``chain``) gets the chain its
+        flags ran (every component at version 1) and ``migrated_from="flags"``; a chain entry
+        at a version this code does not have raises :class:`deid.chain.ChainMismatch`."""
         data = dict(data)
-        policy = dict(data.pop("policy", {}) or {})
         data.setdefault("engine", "torch")  # saved before the onnx engine: evaluated on torch
-        _drop_retired(data, RETIRED_SWITCHES, "")
-        _drop_retired(policy, RETIRED_POLICY, "policy.")
-        policy["keep_labels"] = tuple(policy.get("keep_labels", ()))
-        known = {f for f in cls.__dataclass_fields__}
+        legacy = {k: data.pop(k) for k in sorted(LEGACY_CHAIN_KEYS | RETIRED_SWITCHES) if k in data}
+        if "chain" in data:
+            if legacy:
+                raise ValueError(f"pipeline settings {sorted(legacy)} belong to a saved config without a chain: "
+                                 "give the chain alone")  # fmt: skip
+            data["chain"] = parse_chain(data["chain"] or [])
+        else:
+            data["chain"] = _legacy_chain(legacy)
+            data["migrated_from"] = "flags"
+        known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown pipeline settings {sorted(unknown)}")
-        return cls(policy=PolicyConfig(**policy), **data)
+        return cls(**data)
 
 
+# The switches of a pipeline.json saved before the chain (deid.components.legacy_chain maps
+# them onto it).
+LEGACY_CHAIN_KEYS = frozenset(
+    {"use_recognizers", "recognizers", "use_keep_zones", "policy", "consistency",
+     "consistency_min_score", "consistency_min_share"}
+)  # fmt: skip
 # Rule layers removed because they no longer improved validation F2 on the encoder model
 # (docs/experiments.md, "Rule layers on top of the encoder model"). A saved config that had
 # them off loads unchanged; one that ran them was evaluated on a chain this code cannot run,
 # so it must be evaluated (gated) again.
 RETIRED_SWITCHES = frozenset({"use_context_names", "use_place_names"})
 RETIRED_POLICY = frozenset({"filter_digitless", "digit_labels"})
+
+
+def _legacy_chain(flags: dict[str, Any]) -> tuple[StepConfig, ...]:
+    """The chain a flags-only pipeline.json ran; a retired layer that was on raises."""
+    _drop_retired(flags, RETIRED_SWITCHES, "")
+    policy = dict(flags.pop("policy", None) or {})
+    _drop_retired(policy, RETIRED_POLICY, "policy.")
+    policy["keep_labels"] = tuple(policy.get("keep_labels", ()))
+    return legacy_chain(
+        recognizers=flags.get("recognizers", {"min_score": 0.5}) if flags.get("use_recognizers", True) else False,
+        keep_zones=bool(flags.get("use_keep_zones", True)),
+        policy=PolicyConfig(**policy),
+        consistency=bool(flags.get("consistency", True)),
+        consistency_min_score=float(flags.get("consistency_min_score", 0.7)),
+        consistency_min_share=float(flags.get("consistency_min_share", 0.25)),
+    )
 
 
 def _drop_retired(data: dict[str, Any], retired: frozenset[str], prefix: str) -> None:
@@ -107,7 +158,7 @@ class Pipeline:
             raise ValueError("the pipeline is configured to use a model but none was given")
         self.classifier = classifier
         self.config = config
-        self.recognizers = build_recognizers(config.recognizers) if config.use_recognizers else []
+        self.chain = Chain(config.chain)  # checks each (name, version) against the registry
         if classifier is not None:
             classifier.config = InferenceConfig(
                 threshold=config.threshold,
@@ -150,21 +201,9 @@ class Pipeline:
         return view.to_original(self.analyze_many([view.text])[0])
 
     def finish(self, text: str, model_spans: list[Span], deadline: Deadline | None = None) -> list[Span]:
-        """The rule layers on the model's spans of ``text``, each behind its config switch
-        (``deadline``: checked after each layer)."""
-        deadline = deadline or Deadline(0)
-        rule_spans = analyze_all(text, self.recognizers) if self.recognizers else []
-        deadline.check("the recognizers")
-        spans = merge_spans(model_spans, rule_spans)
-        zones = keep_zones(text, self.config.policy) if self.config.use_keep_zones else []
-        spans = apply_policy(text, spans, self.config.policy, zones)
-        deadline.check("the policy")
-        if self.config.consistency:
-            spans = propagate(
-                text, spans, blocked=zones,
-                min_score=self.config.consistency_min_score, min_share=self.config.consistency_min_share,
-            )  # fmt: skip
-        return spans
+        """The chain's components on the model's spans of ``text``, in order (``deadline``:
+        checked after each component)."""
+        return self.chain(text, model_spans, deadline)
 
     # --- neutralization ------------------------------------------------------------------
 
@@ -221,6 +260,20 @@ def cached_pipeline(directory: str | Path) -> tuple[Pipeline, bool]:
     return pipeline, True
 
 
+def saved_config(directory: str | Path) -> PipelineConfig:
+    """The config saved in a pipeline directory (defaults without a ``pipeline.json``), its
+    chain checked against the registered components without loading the model: a chain
+    component or version this code does not have raises :class:`deid.chain.ChainMismatch`
+    naming the file, the component and both versions."""
+    path = Path(directory) / PIPELINE_FILE
+    if not path.exists():
+        return PipelineConfig()
+    try:
+        return PipelineConfig.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except ChainMismatch as exc:
+        raise ChainMismatch(f"{path}: {exc}") from None
+
+
 def build_pipeline(
     directory: str | Path | None = None,
     config: PipelineConfig | None = None,
@@ -228,12 +281,12 @@ def build_pipeline(
     device: str = "auto",
     overrides: dict[str, Any] | None = None,
 ) -> Pipeline:
-    """Load a saved pipeline directory (or build a rules-only pipeline without one)."""
+    """Load a saved pipeline directory (or build a rules-only pipeline without one); its
+    chain must be one this code has (:func:`saved_config`)."""
     if directory is not None:
         directory = Path(directory)
-        cfg_path = directory / PIPELINE_FILE
         if config is None:
-            config = PipelineConfig.from_dict(json.loads(cfg_path.read_text(encoding="utf-8"))) if cfg_path.exists() else PipelineConfig()
+            config = saved_config(directory)
     config = config or PipelineConfig(use_model=False)
     if overrides:
         config = replace(config, **overrides)

@@ -9,6 +9,7 @@ the document text; which kinds apply is configurable.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -94,7 +95,23 @@ _JUDGE_TITLE = re.compile(
 
 
 @dataclass(frozen=True)
+class KeepZonesConfig:
+    """Which kinds of keep zone the ``keep_zones`` chain step finds (deid.components)."""
+
+    courts: bool = True
+    judges: bool = True
+    statutes: bool = True
+    case_numbers: bool = True
+    citations: bool = True
+    states: bool = True
+
+
+@dataclass(frozen=True)
 class PolicyConfig:
+    """The policy flags of a ``pipeline.json`` saved before the chain (deid.chain): loading
+    one maps them to the equivalent chain steps (deid.components.legacy_chain), and
+    :func:`apply_policy` runs those steps."""
+
     keep_courts: bool = True
     keep_judges: bool = True
     keep_statutes: bool = True
@@ -109,8 +126,7 @@ class PolicyConfig:
     # knows them. A compound next to another span is part of a name ("Auto-Kraus
     # Abschleppservice") and stays. 0: off.
     common_noun_min_score: float = 0.95
-    # Each span filter on its own switch (all on: the behaviour above), so that an ablation
-    # (bench/ablation.py) can turn one off without code edits:
+    # Each span filter on its own switch (all on: the behaviour above):
     filter_common_nouns: bool = True  # common_noun_min_score for Wiktionary nouns
     # (deid.words.lexicon.is_common_noun)
     filter_plain_compounds: bool = True  # ... and lone compounds of ordinary words
@@ -120,24 +136,30 @@ class PolicyConfig:
     filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
     filter_no_name_shape: bool = True  # a shortened compound's first part, a lone "&"
 
+    def zones(self) -> KeepZonesConfig:
+        return KeepZonesConfig(
+            self.keep_courts, self.keep_judges, self.keep_statutes, self.keep_case_numbers,
+            self.keep_citations, self.keep_states,
+        )  # fmt: skip
 
-def keep_zones(text: str, cfg: PolicyConfig | None = None) -> list[Span]:
+
+def keep_zones(text: str, cfg: KeepZonesConfig | PolicyConfig | None = None) -> list[Span]:
     """Character ranges a decision publishes in clear text."""
-    cfg = cfg or PolicyConfig()
+    cfg = cfg.zones() if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
     zones: list[Span] = []
-    if cfg.keep_courts:
+    if cfg.courts:
         zones += court_zones(text)
-    if cfg.keep_case_numbers:
+    if cfg.case_numbers:
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CASE_NUMBER.finditer(text)]
-    if cfg.keep_statutes:
+    if cfg.statutes:
         zones += [Span(m.start(), m.end(), "LAW") for m in STATUTE.finditer(text)]
-    if cfg.keep_citations:
+    if cfg.citations:
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CITATION.finditer(text)]
         zones += [Span(m.start(), m.end(), LITERATURE) for m in LITERATURE_CITATION.finditer(text)]
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
-    if cfg.keep_judges:
+    if cfg.judges:
         zones += judge_zones(text)
-    if cfg.keep_states:
+    if cfg.states:
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in _states().finditer(text)]
     return sorted(zones)
 
@@ -234,17 +256,25 @@ def judge_zones(text: str) -> list[Span]:
     return zones
 
 
-def _unsure_word(text: str, span: Span, cfg: PolicyConfig, attached: bool) -> bool:
-    """An ordinary word (a public word, a lexicon noun or, on its own, a compound of ordinary
-    words) the model is not sure about; each of the three has its own switch."""
-    if span.source != MODEL_SOURCE or (span.score or 0.0) >= cfg.common_noun_min_score:
-        return False
-    surface = text[span.start : span.end]
-    if cfg.filter_public_words and surface in public_words():
-        return True
-    if cfg.filter_common_nouns and is_common_noun(surface):
-        return True
-    return cfg.filter_plain_compounds and not attached and plain_compound(surface)
+def unsure(span: Span, min_score: float) -> bool:
+    """A model span below ``min_score``: the ordinary-word filters judge only those."""
+    return span.source == MODEL_SOURCE and (span.score or 0.0) < min_score
+
+
+def public_word(text: str, span: Span) -> bool:
+    """A word the training decisions print in clear text ("ZDv")."""
+    return text[span.start : span.end] in public_words()
+
+
+def common_noun(text: str, span: Span) -> bool:
+    """A Wiktionary noun ("Deponie")."""
+    return is_common_noun(text[span.start : span.end])
+
+
+def lone_compound(text: str, span: Span, attached: bool) -> bool:
+    """On its own (not ``attached`` to another span), a compound of ordinary words
+    ("Erschwerniszulage")."""
+    return not attached and plain_compound(text[span.start : span.end])
 
 
 _JOINT = re.compile(r"[ \-„“\"]{1,2}")
@@ -294,29 +324,24 @@ def _kept_by(zone: Span, span: Span) -> bool:
     return zone.start < span.end and span.start < zone.end
 
 
+def in_keep_zone(zones: list[Span], starts: list[int], span: Span) -> bool:
+    """Whether ``span`` touches one of the sorted ``zones`` (``starts``: their starts)."""
+    i = bisect.bisect_right(starts, span.start)
+    return any(_kept_by(z, span) for z in zones[max(0, i - 50) : i + 1])
+
+
 def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
     """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
     label, are an ordinary word or a lone compound of them the model is not sure about, a
-    model word in lowercase or one no name has the shape of."""
+    model word in lowercase or one no name has the shape of: the filter steps of the chain
+    that the flags ``cfg`` map to (deid.components.legacy_chain), run on the ``zones``
+    given (default: those the flags find)."""
+    from deid.chain import Chain
+    from deid.components import KEEP_ZONES, legacy_chain
+
     cfg = cfg or PolicyConfig()
     zones = keep_zones(text, cfg) if zones is None else zones
-    out: list[Span] = []
+    steps = legacy_chain(policy=cfg, recognizers=False, consistency=False)
+    filtered = Chain([s for s in steps if s.name != KEEP_ZONES])(text, list(spans))
     starts = [z.start for z in zones]
-    import bisect
-
-    spans = list(spans)
-    attached = _attached(text, spans)
-    for index, span in enumerate(spans):
-        if (
-            span.label in cfg.keep_labels
-            or _unsure_word(text, span, cfg, index in attached)
-            or (cfg.filter_lowercase and _lowercase_model_word(text, span))
-            or (cfg.filter_no_name_shape and _no_name_shape(text, span, index in attached))
-        ):
-            continue
-        i = bisect.bisect_right(starts, span.start)
-        nearby = zones[max(0, i - 50) : i + 1]
-        if any(_kept_by(z, span) for z in nearby):
-            continue
-        out.append(span)
-    return out
+    return [s for s in filtered if not in_keep_zone(zones, starts, s)]

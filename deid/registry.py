@@ -291,7 +291,8 @@ def report_artifact(report: Mapping[str, Any]) -> str:
 
 
 def provenance_tags(output: TrainingOutput, root: Path) -> dict[str, str]:
-    """Git commit and dirty flag, data version, profile, device, base checkpoint."""
+    """Git commit and dirty flag, data version, profile, device, base checkpoint, and the
+    pipeline's chain (component names and versions)."""
     report = output.report or {}
     commit, dirty = git_state(root)
     data_version, data_source = data_version_of(root)
@@ -304,8 +305,18 @@ def provenance_tags(output: TrainingOutput, root: Path) -> dict[str, str]:
         "device": str(output.result.device),
         "base": str(report.get("base") or "none"),
         "pipeline.config_sha256": _file_hash(Path(output.pipeline_dir) / "pipeline.json"),
+        "pipeline.chain": chain_tag(Path(output.pipeline_dir)),
     }
     return {k: v[:TAG_VALUE_LIMIT] for k, v in tags.items()}
+
+
+def chain_tag(pipeline_dir: Path) -> str:
+    """``name@version,…`` of the saved pipeline's chain (deid.chain.chain_signature): which
+    rule code the registered version was evaluated with, beside ``git.commit``."""
+    from deid.anonymize import saved_config
+    from deid.chain import chain_signature
+
+    return chain_signature(saved_config(pipeline_dir).chain) or "none"
 
 
 def git_state(root: Path) -> tuple[str, bool | str]:
@@ -430,7 +441,7 @@ def log_training_run(
         log_evaluation(client, run_id, evaluations, source="log_training_run")
         info = log_pipeline_model(output.pipeline_dir, registered_model_name=model_name)
     version = str(info.registered_model_version)
-    for key in ("git.commit", "data.version", "profile", "device", "base"):
+    for key in ("git.commit", "git.dirty", "data.version", "profile", "device", "base", "pipeline.chain"):
         client.set_model_version_tag(model_name, version, key, tags[key])
     client.set_registered_model_alias(model_name, alias, version)
     logger.info("run %s: registered %s version %s as @%s", run_id, model_name, version, alias)
@@ -565,6 +576,21 @@ def alias_version(
         return client.get_model_version_by_alias(model_name, alias)
     except MlflowException:
         return None
+
+
+def version_tag(
+    model_name: str | None, version: str | None, key: str, tracking_uri: str | None = None
+) -> str:
+    """One tag of a registered version, ``unknown`` when there is no such version or tag."""
+    from mlflow.exceptions import MlflowException
+
+    if not model_name or not version:
+        return "unknown"
+    try:
+        mv = get_client(tracking_uri).get_model_version(model_name, version)
+    except MlflowException:
+        return "unknown"
+    return (mv.tags or {}).get(key, "unknown")
 
 
 def version_metrics(client: MlflowClient, mv: ModelVersion) -> dict[str, float]:

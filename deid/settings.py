@@ -13,9 +13,8 @@ from typing import Any
 import yaml
 
 from deid.anonymize import PipelineConfig
+from deid.chain import Chain, parse_chain, registry
 from deid.models import ModelSpec
-from deid.policy import PolicyConfig
-from deid.recognizers import build_recognizers
 from deid.trainer import TrainConfig
 from deid.training import DataConfig
 
@@ -82,6 +81,7 @@ EXTRA_KEYS: dict[str, frozenset[str]] = {
 SET_ELSEWHERE: dict[str, str] = {
     "dataset.max_length": "model.profiles.<profile>.max_length",
     "anonymize.max_length": "model.profiles.<profile>.max_length",
+    "anonymize.migrated_from": "deid when it reads a pipeline.json saved before the chain",
 }
 
 
@@ -136,6 +136,30 @@ def _profiles(data: dict[str, Any], section: str, cls: type) -> dict[str, dict[s
     return out
 
 
+_DEFAULT = object()
+
+
+def _chain(entries: Any) -> list[dict[str, Any]]:
+    """``anonymize.chain`` checked like every other key (an unknown component or config key
+    raises naming the closest valid one, never a value), then parsed (deid.chain)."""
+    if entries is _DEFAULT:  # no chain in params.yaml: the code's default chain
+        return [s.to_dict() for s in PipelineConfig().chain]
+    if not isinstance(entries, list):
+        raise TypeError("params.yaml: 'anonymize.chain' must be a list of components")
+    components = registry()
+    names = [e if isinstance(e, str) else next(iter(e), None) if isinstance(e, dict) and len(e) == 1 else None
+             for e in entries]  # fmt: skip
+    if None in names:
+        raise TypeError("params.yaml: an 'anonymize.chain' entry is a component name or {name: {overrides}}")
+    _check_keys("anonymize.chain", dict.fromkeys(map(str, names)), set(components))
+    for name, entry in zip(names, entries):
+        if isinstance(entry, dict):
+            config = _section(entry[name], f"anonymize.chain.{name}")
+            versions = components[str(name)]
+            _check_keys(f"anonymize.chain.{name}", config, {f.name for f in fields(versions[max(versions)].config)})
+    return [s.to_dict() for s in parse_chain(entries)]
+
+
 def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
     with open(path, encoding="utf-8") as fh:
         return yaml.safe_load(fh) or {}
@@ -157,19 +181,17 @@ def settings_from_params(params: dict[str, Any], profile: str | None = None) -> 
     max_documents = int(train_profile.pop("max_documents", 0) or 0)
     train = TrainConfig(**{**_pick(TrainConfig, train_p, "train"), **train_profile})
     anon = _section(params.get("anonymize"), "anonymize")
-    policy = _section(anon.get("policy"), "anonymize.policy")
-    _check_keys("anonymize.policy", policy, _fields(PolicyConfig, "anonymize.policy"))
     pipeline = PipelineConfig.from_dict(
         {
             **_pick(PipelineConfig, anon, "anonymize"),
             "max_length": spec.max_length,
-            "policy": policy,
+            "chain": _chain(anon.get("chain", _DEFAULT)),
         }
     )
-    try:  # its consumer checks its keys, but builds only after training: check them now
-        build_recognizers(pipeline.recognizers)
+    try:  # its consumer builds it only after training: build it now (recognizer names …)
+        Chain(pipeline.chain)
     except (TypeError, ValueError) as exc:
-        exc.add_note("in params.yaml: anonymize.recognizers")
+        exc.add_note("in params.yaml: anonymize.chain")
         raise
     return Settings(
         profile=profile,

@@ -72,13 +72,25 @@ def stage_input(input: str, work_dir: str) -> str:
 def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, Any]:
     """The pipeline directory of ``model_uri`` (an alias is resolved to its version first,
     and that version downloaded) and the run's lineage (``deid.lineage``), which every
-    output record carries."""
+    output record carries. A model whose chain this worker's code cannot run (a component
+    or version it does not have: evaluated on other rule code) fails the flow here, before
+    any document, with the commit it was registered from (no retry: a user error)."""
     from deid import registry
+    from deid.anonymize import saved_config
+    from deid.chain import ChainMismatch
     from deid.lineage import run_lineage
     from deid.model_store import resolve_source
 
     with registry.active_tracking(tracking_uri):
         source = resolve_source(model_uri)
+        try:
+            saved_config(source.dir)
+        except ChainMismatch as exc:
+            commit = registry.version_tag(source.name, source.version, "git.commit", tracking_uri)
+            raise ChainMismatch(
+                f"{model_uri} (version {source.version or 'n/a'}, registered from commit "
+                f"{commit}) cannot run on this worker: {exc}"
+            ) from None
     get_run_logger().info("model %s (version %s)", model_uri, source.version or "n/a")
     return {"dir": str(source.dir), "uri": model_uri, "version": source.version,
             "lineage": run_lineage(source).to_dict()}  # fmt: skip
@@ -248,10 +260,10 @@ def anonymize(
     durations = Durations()
     work = work_dir_for(project_dir, output)
     out_dir = in_project(project_dir, dvc_path) if s3.is_s3(output) else Path(output).resolve()
+    with durations.step("resolve model"):  # first: a model this worker cannot run stops the
+        model = resolve_model(model_uri, uri)  # flow before any input is copied
     with durations.step("stage input"):
         source = stage_input(input, str(work))
-    with durations.step("resolve model"):
-        model = resolve_model(model_uri, uri)
     with durations.step("plan chunks"):
         settings = run_settings(operator, model["dir"])
         plan = plan_chunks(source, str(work), chunk_size, input, settings)

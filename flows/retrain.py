@@ -167,8 +167,12 @@ def evaluate_models(
     """The challenger and, if there is one, the current champion on the same documents of
     every rewritten test set, so the gate compares like with like. The test sets' slices
     (``deid.model_eval.slices``) are predicted by ``workers`` processes (or the Dask scheduler
-    at ``dask_address``); the figures are the same for any number."""
+    at ``dask_address``); the figures are the same for any number. A champion whose chain this
+    code cannot run (deid.chain) is not re-evaluated: the gate compares with its logged
+    metrics."""
     from deid import registry
+    from deid.anonymize import saved_config
+    from deid.chain import ChainMismatch
     from deid.model_eval import Predictions, evaluate_predictions, slices
     from deid.model_store import resolve_model
 
@@ -179,7 +183,11 @@ def evaluate_models(
     if champion_version not in (None, version):
         with registry.active_tracking(tracking_uri):
             local = resolve_model(f"models:/{registry.MODEL_NAME}/{champion_version}")
-        pipelines["champion"] = str(local)
+        try:
+            saved_config(local)
+            pipelines["champion"] = str(local)
+        except ChainMismatch as exc:  # evaluated on other rule code: its logged metrics count
+            get_run_logger().warning("champion version %s not re-evaluated: %s", champion_version, exc)
     gold = {name: _gold(project_dir, path, max_documents) for name, path in gold_sets.items()}
     parts = {(name, gold_name): slices(len(docs))
              for name in pipelines for gold_name, docs in gold.items()}  # fmt: skip

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from deid import anonymize as anonymize_module
 from deid import budget as budget_module
+from deid import components as components_module
 from deid.anonymize import PipelineConfig, build_pipeline
 from deid.batch import run_batch
 from deid.budget import Deadline, DocumentBudget, OverBudget, count_tokens
@@ -106,7 +106,7 @@ def test_the_default_budget_refuses_a_20_mb_text_before_any_work(
     pipeline = build_pipeline()  # rules only, default settings
     work: list[int] = []
     monkeypatch.setattr(
-        anonymize_module, "analyze_all", lambda text, *_: work.append(len(text)) or []
+        components_module, "analyze_all", lambda text, *_: work.append(len(text)) or []
     )
     text = "\n".join([texts["b-long"]] * (20_000_000 // len(texts["b-long"]) + 1))[:20_000_000]
     with pytest.raises(OverBudget, match=r"^document too large: 20000000 characters > 5000000$"):
@@ -151,13 +151,13 @@ def test_a_document_over_its_time_budget_is_quarantined_and_the_batch_goes_on(
     decision spends its budget there and is refused before the policy and consistency."""
     now = [0.0]
     monkeypatch.setattr(budget_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    real = anonymize_module.analyze_all
+    real = components_module.analyze_all
 
     def slow_recognizers(text: str, recognizers: list) -> list:
         now[0] += len(text) / 1000
         return real(text, recognizers)
 
-    monkeypatch.setattr(anonymize_module, "analyze_all", slow_recognizers)
+    monkeypatch.setattr(components_module, "analyze_all", slow_recognizers)
     short = max(len(texts["a-short"]), len(texts["c-other"])) / 1000
     assert short < 50 < len(texts["b-long"]) / 1000
     records, rows = _run(tmp_path, texts, PipelineConfig(use_model=False, max_seconds=50))

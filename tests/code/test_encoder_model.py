@@ -117,7 +117,7 @@ def test_a_surname_found_in_full_is_found_in_every_later_mention(trained: Path) 
 
     The main job's model finds this full name at 0.94; the test's four-layer model, trained
     for a minute, only at about 0.4, below the floor a name needs before it is spread
-    (``consistency_min_score``, 0.7, chosen on validation). The floor is lowered to this
+    (the consistency component's ``min_score``, 0.7, chosen on validation). The floor is lowered to this
     model's own score of the full name, so the test checks the mechanism on real predictions
     and not the calibration of a toy model."""
     decision = read_source("decisions/bag/1-azr-62-23.txt.xz")
@@ -140,12 +140,12 @@ def test_a_surname_found_in_full_is_found_in_every_later_mention(trained: Path) 
     def marked(spans) -> list[bool]:
         return [any(s.start <= a and b <= s.end and s.label == "PERSON" for s in spans) for a, b in mentions]
 
-    floor = min(pipeline.config.consistency_min_score, full[0].score)
-    spread = replace(pipeline.config, use_model=False, consistency_min_score=floor)
+    floor = min(pipeline.config.step("consistency").config.min_score, full[0].score)
+    spread = replace(pipeline.config.configured("consistency", min_score=floor), use_model=False)
     assert marked(Pipeline(None, spread).analyze_many([text], model_spans=[model_spans])[0]) == [True] * 4
     # the spreading on its own: from the full name alone every later mention is marked, and
     # without consistency they stay in clear
     only_full = [full[0]]
     assert marked(Pipeline(None, spread).analyze_many([text], model_spans=[only_full])[0]) == [True] * 4
-    alone = replace(spread, consistency=False)
+    alone = spread.without("consistency")
     assert marked(Pipeline(None, alone).analyze_many([text], model_spans=[only_full])[0]) == [True, False, False, False]

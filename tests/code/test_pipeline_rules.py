@@ -108,7 +108,7 @@ def test_a_string_found_in_few_of_its_mentions_is_not_spread(gold):
     alone = [m for m in re.finditer(rf"\b{re.escape(surname)}\b", doc.text) if not span.start <= m.start() < span.end][0]
     seed = Span(alone.start(), alone.end(), PERSON, 0.95, "model")
     assert propagate(doc.text, [seed], min_score=0.7, min_share=0.25) == [seed]
-    assert PipelineConfig().consistency_min_share == 0.25
+    assert PipelineConfig().step("consistency").config.min_share == 0.25
 
 
 def test_an_everyday_word_is_never_spread(gold):

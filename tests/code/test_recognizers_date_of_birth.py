@@ -53,7 +53,8 @@ def test_params_keep_birth_years_but_mark_birth_dates() -> None:
     from deid.recognizers import build_recognizers
     from deid.settings import load_settings
 
-    recognizers = build_recognizers(load_settings().pipeline.recognizers)
+    config = load_settings().pipeline.step("recognizers").config
+    recognizers = build_recognizers({"min_score": config.min_score, "recognizers": dict(config.recognizers)})
     dob = next(r for r in recognizers if r.NAME == "date_of_birth")
     text = "Der 1982 geborene Kläger, geboren am 12.03.1985, und die im Juli 1950 geborene Zeugin"
     assert [text[s.start : s.end] for s in dob.analyze(text)] == ["12.03.1985", "Juli 1950"]

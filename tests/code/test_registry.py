@@ -32,7 +32,7 @@ PARAMS = {
         "base": None,
         "profiles": {"tiny": {"hidden_size": 32, "num_layers": 1}},
     },
-    "anonymize": {"threshold": 0.35, "policy": {"keep_labels": []}},
+    "anonymize": {"threshold": 0.35, "chain": ["keep_zones", {"keep_labels": {"labels": []}}]},
     "notes": {"pasted": "x" * 2000, "multi": "eins\nzwei"},  # too long / multi-line: hashed
 }
 
@@ -127,7 +127,7 @@ def test_param_values_flatten_stringify_and_hash_what_cannot_be_a_setting() -> N
     values = registry.param_values(PARAMS)
     assert values["model.profiles.tiny.hidden_size"] == "32"
     assert values["model.base"] == "null"
-    assert values["anonymize.policy.keep_labels"] == "[]"
+    assert values["anonymize.chain"] == '["keep_zones", {"keep_labels": {"labels": []}}]'
     assert values["notes.pasted"].startswith("sha256:") and "2000 chars" in values["notes.pasted"]
     assert values["notes.multi"].startswith("sha256:")
     assert all(len(v) <= registry.PARAM_VALUE_LIMIT for v in values.values())
@@ -224,6 +224,11 @@ def test_version_registered_with_challenger_alias(store, logged) -> None:
         mv.tags["profile"] == "tiny"
         and mv.tags["git.commit"] == client.get_run(logged.run_id).data.tags["git.commit"]
     )
+    # the rule code it was evaluated with: chain components and versions, and the commit
+    assert mv.tags["git.dirty"] in {"true", "false"}
+    assert mv.tags["pipeline.chain"] == ",".join(f"{s.name}@{s.version}" for s in PipelineConfig().chain)
+    assert mv.tags["pipeline.chain"].startswith("recognizers@1,keep_zones@1,")
+    assert registry.version_tag(registry.MODEL_NAME, logged.version, "pipeline.chain", store["uri"]) == mv.tags["pipeline.chain"]
     listed = registry.list_versions(store["uri"])
     assert logged.version in [v.version for v in listed]
     assert registry.CHALLENGER in {a for v in listed for a in v.aliases}

@@ -1,20 +1,24 @@
-"""Every rule layer of the pipeline has a config switch (for bench/ablation.py): each switch,
-turned off, changes the output on a decision where its layer fires, and the defaults give
-exactly the chain as it was before the switches existed."""
+"""Every rule layer of the pipeline is a registered component of its chain (deid.chain,
+deid.components; bench/ablation.py removes them one by one): each, removed, changes the
+output on a decision where it fires; the default chain, and a pipeline.json saved with the
+flags of before the chain, give exactly the chain as it was; a saved chain runs only on the
+component versions it recorded."""
 
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from dataclasses import replace
 
 import pytest
 
-from deid.anonymize import Pipeline, PipelineConfig
+from deid import chain as chain_module
+from deid.anonymize import PIPELINE_FILE, Pipeline, PipelineConfig, build_pipeline
+from deid.chain import ChainMismatch, parse_chain, step
 from deid.consistency import propagate
 from deid.io import read_jsonl
 from deid.policy import (
-    PolicyConfig,
     _attached,
     _kept_by,
     _lowercase_model_word,
@@ -28,6 +32,7 @@ from deid.words.lexicon import is_common_noun
 from deid.words.ordinary import is_ordinary_word
 from deid.words.public import public_words
 from deid.words.shapes import plain_compound
+from deid.settings import load_settings
 from tests.conftest import ROOT
 
 GOLD = ROOT / "data" / "gold" / "ler_rewritten.jsonl"
@@ -44,16 +49,21 @@ def bavaria() -> list[Document]:
     return [Document.from_dict(r) for r in read_jsonl(BAVARIA)]
 
 
-def run(
-    text: str, model_spans: list[Span], cfg: PipelineConfig | None = None, **switches
-) -> list[Span]:
-    """The rule chain on given model spans (no model is loaded)."""
-    cfg = replace(cfg or PipelineConfig(), use_model=False, **switches)
+def run(text: str, model_spans: list[Span], cfg: PipelineConfig | None = None, off: tuple[str, ...] = ()) -> list[Span]:
+    """The rule chain without the components ``off`` on given model spans (no model is loaded)."""
+    cfg = replace((cfg or PipelineConfig()).without(*off), use_model=False)
     return Pipeline(None, cfg).analyze_many([text], model_spans=[model_spans])[0]
 
 
-def policy(**fields) -> PipelineConfig:
-    return PipelineConfig(policy=PolicyConfig(**fields))
+def chain(*entries) -> PipelineConfig:
+    """A config whose chain is ``entries`` (as params.yaml lists them)."""
+    return PipelineConfig(chain=parse_chain(entries))
+
+
+def with_money() -> PipelineConfig:
+    """The default chain with MONEY kept public (as params.yaml has it)."""
+    cfg = PipelineConfig()
+    return replace(cfg, chain=(*cfg.chain[:2], step("keep_labels", labels=("MONEY",)), *cfg.chain[2:]))
 
 
 def model_span(
@@ -63,10 +73,10 @@ def model_span(
     return Span(start, end, label, score, MODEL_SOURCE)
 
 
-def free_words(doc: Document, pattern: str, keep: PolicyConfig | None = None):
+def free_words(doc: Document, pattern: str):
     """Matches of ``pattern`` outside keep zones and gold spans (so only the filter under test
     can drop a model span there)."""
-    zones = keep_zones(doc.text, keep or PolicyConfig())
+    zones = keep_zones(doc.text)
     for m in re.finditer(pattern, doc.text):
         s = Span(m.start(), m.end(), "X")
         if not any(z.start < s.end and s.start < z.end for z in [*zones, *doc.spans]):
@@ -77,9 +87,9 @@ def free_words(doc: Document, pattern: str, keep: PolicyConfig | None = None):
 
 
 def test_recognizers_switch(bavaria):
-    recognizers = build_recognizers(PipelineConfig().recognizers)
+    recognizers = build_recognizers({"min_score": 0.5})
     doc = next(d for d in bavaria if apply_policy(d.text, analyze_all(d.text, recognizers)))
-    on, off = run(doc.text, []), run(doc.text, [], use_recognizers=False)
+    on, off = run(doc.text, []), run(doc.text, [], off=("recognizers",))
     assert on != off
     assert any(s.source != "consistency" for s in on)
     assert off == []
@@ -88,18 +98,18 @@ def test_recognizers_switch(bavaria):
 def test_keep_zones_switch(gold):
     doc, zone = next((d, z) for d in gold for z in keep_zones(d.text) if z.label == "JUDGE")
     judge = model_span(doc.text, (zone.start, zone.end), PERSON, 0.99)
-    switches = {"use_recognizers": False, "consistency": False}
-    assert run(doc.text, [judge], **switches) == []
-    assert run(doc.text, [judge], use_keep_zones=False, **switches) == [judge]
+    off = ("recognizers", "consistency")
+    assert run(doc.text, [judge], off=off) == []
+    assert run(doc.text, [judge], off=(*off, "keep_zones")) == [judge]
 
 
 def test_keep_labels_switch(bavaria):
     doc = next(d for d in bavaria if any(s.label == "MONEY" for s in d.spans))
     g = next(s for s in doc.spans if s.label == "MONEY")
     money = model_span(doc.text, (g.start, g.end), "MONEY", 0.99)
-    switches = {"use_recognizers": False, "use_keep_zones": False}
-    assert run(doc.text, [money], policy(keep_labels=("MONEY",)), **switches) == []
-    assert run(doc.text, [money], policy(keep_labels=()), **switches) == [money]
+    off = ("recognizers", "keep_zones")
+    assert run(doc.text, [money], with_money(), off) == []
+    assert run(doc.text, [money], with_money(), (*off, "keep_labels")) == [money]
 
 
 def test_common_noun_switch(gold):
@@ -109,11 +119,11 @@ def test_common_noun_switch(gold):
         if is_common_noun(m.group()) and m.group() not in public_words() and not plain_compound(m.group())
     )  # fmt: skip
     unsure = model_span(doc.text, m)
-    switches = {"use_recognizers": False, "consistency": False}
-    assert run(doc.text, [unsure], **switches) == []
-    assert run(doc.text, [unsure], policy(filter_common_nouns=False), **switches) == [unsure]
-    assert run(doc.text, [unsure], policy(filter_public_words=False), **switches) == []
-    assert run(doc.text, [unsure], policy(common_noun_min_score=0.5), **switches) == [unsure]
+    off = ("recognizers", "consistency")
+    assert run(doc.text, [unsure], off=off) == []
+    assert run(doc.text, [unsure], off=(*off, "common_nouns")) == [unsure]
+    assert run(doc.text, [unsure], off=(*off, "public_words")) == []
+    assert run(doc.text, [unsure], PipelineConfig().configured("common_nouns", min_score=0.5), off) == [unsure]
 
 
 def test_plain_compound_switch(gold):
@@ -124,10 +134,10 @@ def test_plain_compound_switch(gold):
         if plain_compound(m.group()) and not is_common_noun(m.group()) and m.group() not in public_words()
     )  # fmt: skip
     unsure = model_span(doc.text, m)
-    switches = {"use_recognizers": False, "consistency": False}
-    assert run(doc.text, [unsure], **switches) == []
-    assert run(doc.text, [unsure], policy(filter_plain_compounds=False), **switches) == [unsure]
-    assert run(doc.text, [unsure], policy(filter_common_nouns=False), **switches) == []
+    off = ("recognizers", "consistency")
+    assert run(doc.text, [unsure], off=off) == []
+    assert run(doc.text, [unsure], off=(*off, "plain_compounds")) == [unsure]
+    assert run(doc.text, [unsure], off=(*off, "common_nouns")) == []
 
 
 def test_public_words_switch(gold):
@@ -138,10 +148,10 @@ def test_public_words_switch(gold):
         if m.group() in public_words() and not is_common_noun(m.group()) and not plain_compound(m.group())
     )  # fmt: skip
     unsure = model_span(doc.text, m)
-    switches = {"use_recognizers": False, "consistency": False}
-    assert run(doc.text, [unsure], **switches) == []
-    assert run(doc.text, [unsure], policy(filter_public_words=False), **switches) == [unsure]
-    assert run(doc.text, [unsure], policy(filter_common_nouns=False), **switches) == []
+    off = ("recognizers", "consistency")
+    assert run(doc.text, [unsure], off=off) == []
+    assert run(doc.text, [unsure], off=(*off, "public_words")) == [unsure]
+    assert run(doc.text, [unsure], off=(*off, "common_nouns")) == []
 
 
 def test_lowercase_switch(gold):
@@ -149,19 +159,18 @@ def test_lowercase_switch(gold):
         (d, m) for d in gold for m in free_words(d, r"(?<=\s)(?:erfuhr|nicht|wurde)(?=\s)")
     )
     word = model_span(doc.text, m, "ORGANIZATION", 0.99)
-    switches = {"use_recognizers": False, "consistency": False}
-    assert run(doc.text, [word], **switches) == []
-    assert run(doc.text, [word], policy(filter_lowercase=False), **switches) == [word]
+    off = ("recognizers", "consistency")
+    assert run(doc.text, [word], off=off) == []
+    assert run(doc.text, [word], off=(*off, "lowercase")) == [word]
 
 
 def test_no_name_shape_switch(gold):
     doc, m = next((d, m) for d in gold for m in free_words(d, r"\b[A-ZÄÖÜ][a-zäöüß]+(?=- und )"))
     part = model_span(doc.text, m, PERSON, 0.99)
-    switches = {"use_recognizers": False, "consistency": False}
-    # the lexicon filter is off: a shortened compound's first part is often a noun too
-    base = {"filter_common_nouns": False, "filter_plain_compounds": False, "filter_public_words": False}
-    assert run(doc.text, [part], policy(**base), **switches) == []
-    assert run(doc.text, [part], policy(filter_no_name_shape=False, **base), **switches) == [part]
+    # the lexicon filters are off: a shortened compound's first part is often a noun too
+    off = ("recognizers", "consistency", "common_nouns", "plain_compounds", "public_words")
+    assert run(doc.text, [part], off=off) == []
+    assert run(doc.text, [part], off=(*off, "no_name_shape")) == [part]
 
 
 def test_consistency_switch(gold):
@@ -172,10 +181,9 @@ def test_consistency_switch(gold):
         and len(re.findall(rf"\b{re.escape(d.text[s.start : s.end].split()[-1])}\b", d.text)) >= 3
     )  # fmt: skip
     full = model_span(doc.text, (span.start, span.end), PERSON, 0.95)
-    switches = {"use_recognizers": False}
     on, off = (
-        run(doc.text, [full], **switches),
-        run(doc.text, [full], consistency=False, **switches),
+        run(doc.text, [full], off=("recognizers",)),
+        run(doc.text, [full], off=("recognizers", "consistency")),
     )
     assert any(s.source == "consistency" for s in on)
     assert not any(s.source == "consistency" for s in off) and len(off) < len(on)
@@ -184,19 +192,45 @@ def test_consistency_switch(gold):
 def test_model_only_leaves_the_model_spans_alone(gold):
     doc = gold[0]
     spans = [model_span(doc.text, m, PERSON, 0.5) for m in re.finditer(r"\S+", doc.text)][::7]
-    off = {"use_recognizers": False, "use_keep_zones": False, "consistency": False}
-    cfg = policy(filter_common_nouns=False, filter_plain_compounds=False, filter_public_words=False,
-                 filter_lowercase=False, filter_no_name_shape=False)  # fmt: skip
-    assert run(doc.text, spans, cfg, **off) == spans
+    assert run(doc.text, spans, chain()) == spans
+
+
+# A pipeline.json as saved before the chain (flags; /tmp/exp-style, params.yaml of then)
+LEGACY = {
+    "threshold": 0.2, "max_length": 128, "stride": 32, "batch_size": 16, "engine": "onnx",
+    "quantize": "none", "use_model": True, "use_recognizers": True, "use_keep_zones": True,
+    "recognizers": {"min_score": 0.5, "recognizers": {"deid.recognizers.date_of_birth.v1": {"min_score": 0.55}}},
+    "consistency": True, "consistency_min_score": 0.7, "consistency_min_share": 0.25,
+    "policy": {"keep_courts": True, "keep_judges": True, "keep_statutes": True, "keep_case_numbers": True,
+               "keep_citations": True, "keep_states": True, "keep_labels": ["MONEY"],
+               "common_noun_min_score": 0.95, "filter_common_nouns": True, "filter_public_words": True,
+               "filter_lowercase": True, "filter_no_name_shape": True, "filter_plain_compounds": False},
+    "operator": "label", "max_characters": 5000000, "max_tokens": 1000000, "max_seconds": 900,
+}  # fmt: skip
+
+
+def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1():
+    cfg = PipelineConfig.from_dict(LEGACY)
+    assert cfg.migrated_from == "flags"
+    assert [(s.name, s.version) for s in cfg.chain] == [
+        ("recognizers", 1), ("keep_zones", 1), ("keep_labels", 1), ("public_words", 1),
+        ("common_nouns", 1), ("lowercase", 1), ("no_name_shape", 1), ("consistency", 1),
+    ]  # fmt: skip
+    assert cfg.chain == load_settings(ROOT / "params.yaml").pipeline.chain  # params.yaml's chain
+    assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}
+    saved = cfg.to_dict()  # saved again: the chain, and where it came from
+    assert "policy" not in saved and saved["migrated_from"] == "flags"
+    assert PipelineConfig.from_dict(saved) == cfg
+    off = PipelineConfig.from_dict({**LEGACY, "use_keep_zones": False, "consistency": False, "use_recognizers": False})
+    assert [s.name for s in off.chain] == ["keep_labels", "public_words", "common_nouns", "lowercase", "no_name_shape"]
 
 
 def test_retired_layers_load_only_when_they_were_off():
     """A saved config that ran a removed rule layer was evaluated on a chain this code cannot
     run: it must be gated again, not silently run without that layer."""
-    saved = PipelineConfig().to_dict()
     for key, policy_key in (("use_context_names", None), ("use_place_names", None), (None, "filter_digitless")):
-        ran = {**saved, "policy": dict(saved["policy"])}
-        off = {**saved, "policy": dict(saved["policy"])}
+        ran = {**LEGACY, "policy": dict(LEGACY["policy"])}
+        off = {**LEGACY, "policy": dict(LEGACY["policy"])}
         if key:
             ran[key], off[key] = True, False
         else:
@@ -204,7 +238,7 @@ def test_retired_layers_load_only_when_they_were_off():
             off["policy"]["digit_labels"] = ["DATE"]
         with pytest.raises(ValueError, match="re-run the gate"):
             PipelineConfig.from_dict(ran)
-        assert PipelineConfig.from_dict(off) == PipelineConfig()
+        assert PipelineConfig.from_dict(off) == PipelineConfig.from_dict(LEGACY)
 
 
 def test_unknown_switches_still_raise():
@@ -212,21 +246,68 @@ def test_unknown_switches_still_raise():
         PipelineConfig.from_dict({"use_placenames": False})
     with pytest.raises(TypeError):
         PipelineConfig.from_dict({"policy": {"filter_digits": False}})
-    cfg = PipelineConfig(
-        use_keep_zones=False, policy=PolicyConfig(filter_lowercase=False, keep_labels=("MONEY",))
-    )
+    with pytest.raises(ValueError, match="belong to a saved config without a chain"):
+        PipelineConfig.from_dict({"chain": [], "consistency": False})
+    cfg = with_money().without("keep_zones").configured("consistency", min_share=0.5)
     assert PipelineConfig.from_dict(cfg.to_dict()) == cfg
+    assert cfg.to_dict()["chain"][-1] == {"name": "consistency", "version": 1, "config": {"min_share": 0.5}}
+
+
+def test_an_unknown_component_or_key_names_the_closest_valid_one():
+    with pytest.raises(ValueError, match=r"unknown chain component 'keep_zone' \(did you mean 'keep_zones'\?\)"):
+        parse_chain(["recognizers", "keep_zone"])
+    with pytest.raises(ValueError, match=r"chain component 'keep_zones': unknown key 'cuorts' \(did you mean 'courts'\?\)"):
+        parse_chain([{"keep_zones": {"cuorts": "Erika Mustermann"}}])
+    with pytest.raises(ValueError, match="listed twice"):
+        parse_chain(["lowercase", "lowercase"])
+
+
+def test_a_changed_component_version_refuses_the_saved_pipeline(tmp_path, monkeypatch):
+    """A pipeline records each component's version; once the installed component is another
+    version (its behaviour changed), loading the saved pipeline fails and says which
+    component, the version it was evaluated with and the one installed, never any text."""
+    Pipeline(None, replace(with_money(), use_model=False)).save(tmp_path)
+    saved = json.loads((tmp_path / PIPELINE_FILE).read_text(encoding="utf-8"))
+    assert {"name": "keep_zones", "version": 1, "config": {}} in saved["chain"]
+    assert build_pipeline(tmp_path).config.chain == with_money().chain
+    versions = chain_module.registry()["keep_zones"]
+    monkeypatch.setitem(chain_module._REGISTRY, "keep_zones", {2: replace(versions[1], version=2)})
+    with pytest.raises(ChainMismatch) as caught:
+        build_pipeline(tmp_path)
+    message = str(caught.value)
+    assert str(tmp_path / PIPELINE_FILE) in message
+    assert "chain component 'keep_zones' version 1" in message and "this code has version 2" in message
+    assert "re-run the gate" in message
+    assert PipelineConfig().step("keep_zones").version == 2  # a new pipeline gets the new one
+    # a flags-only pipeline.json ran version 1 of every component: refused as well
+    (tmp_path / PIPELINE_FILE).write_text(json.dumps(LEGACY), encoding="utf-8")
+    with pytest.raises(ChainMismatch, match="'keep_zones' version 1"):
+        build_pipeline(tmp_path)
+
+
+def test_the_anonymize_flow_checks_the_chain_before_reading_input(tmp_path, monkeypatch):
+    """The flow resolves the model first and refuses one whose chain this worker cannot run
+    (a user error: no retries, no staged input; tests/integration/test_flows.py runs it)."""
+    from flows.anonymize import resolve_model
+
+    Pipeline(None, replace(PipelineConfig(), use_model=False)).save(tmp_path / "model")
+    versions = chain_module.registry()["consistency"]
+    monkeypatch.setitem(chain_module._REGISTRY, "consistency", {2: replace(versions[1], version=2)})
+    with pytest.raises(ChainMismatch, match=r"registered from commit unknown\) cannot run on this worker: .*"
+                       r"'consistency' version 1, but this code has version 2"):  # fmt: skip
+        resolve_model.fn(str(tmp_path / "model"), f"sqlite:///{tmp_path / 'mlflow.db'}")
 
 
 # --- defaults: the chain as it was ---------------------------------------------------------
 
 
-def _chain_before_switches(text: str, model_spans: list[Span], cfg: PipelineConfig) -> list[Span]:
+def _chain_before_switches(text: str, model_spans: list[Span], keep_labels: tuple[str, ...]) -> list[Span]:
     """Pipeline.finish and apply_policy as they were written before the switches, less the
-    layers retired since (context names, place names, the digit filter)."""
-    rule_spans = analyze_all(text, build_recognizers(cfg.recognizers))
+    layers retired since (context names, place names, the digit filter), with the default
+    settings but ``keep_labels``."""
+    rule_spans = analyze_all(text, build_recognizers({"min_score": 0.5}))
     spans = merge_spans(model_spans, rule_spans)
-    zones = keep_zones(text, cfg.policy)
+    zones = keep_zones(text)
     starts = [z.start for z in zones]
     attached = _attached(text, spans)
     kept = []
@@ -235,11 +316,11 @@ def _chain_before_switches(text: str, model_spans: list[Span], cfg: PipelineConf
         surface = text[span.start : span.end]
         unsure = (
             span.source == MODEL_SOURCE
-            and (span.score or 0.0) < cfg.policy.common_noun_min_score
+            and (span.score or 0.0) < 0.95
             and (is_ordinary_word(surface) or (index not in attached and plain_compound(surface)))
         )
         if (
-            span.label in cfg.policy.keep_labels
+            span.label in keep_labels
             or unsure
             or _lowercase_model_word(text, span)
             or _no_name_shape(text, span, index in attached)
@@ -247,20 +328,15 @@ def _chain_before_switches(text: str, model_spans: list[Span], cfg: PipelineConf
         ):
             continue
         kept.append(span)
-    return propagate(
-        text,
-        kept,
-        blocked=zones,
-        min_score=cfg.consistency_min_score,
-        min_share=cfg.consistency_min_share,
-    )
+    return propagate(text, kept, blocked=zones, min_score=0.7, min_share=0.25)
 
 
 def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
-    """Model spans on every third word (all labels, scores 0.3–0.99): the default pipeline
-    and the one configured like params.yaml give exactly the old chain's spans."""
+    """Model spans on every third word (all labels, scores 0.3–0.99): the default chain, the
+    one with MONEY kept and the legacy flags' mapping give exactly the old chain's spans."""
     labels = ["PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "ID", "STREET"]
-    configs = [PipelineConfig(), policy(keep_labels=("MONEY",))]
+    legacy = PipelineConfig.from_dict({"policy": {"keep_labels": ["MONEY"]}})
+    configs = [(PipelineConfig(), ()), (with_money(), ("MONEY",)), (legacy, ("MONEY",))]
     for doc in [*gold[:6], *bavaria[:6]]:
         text = doc.text[:6000]
         words = list(re.finditer(r"\S+", text))
@@ -268,8 +344,8 @@ def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
             model_span(text, m, labels[i % len(labels)], round(0.3 + 0.69 * ((i * 37) % 100) / 100, 2))
             for i, m in enumerate(words) if i % 3 == 0
         ]  # fmt: skip
-        for cfg in configs:
-            assert _full(run(text, spans, cfg)) == _full(_chain_before_switches(text, spans, cfg))
+        for cfg, keep in configs:
+            assert _full(run(text, spans, cfg)) == _full(_chain_before_switches(text, spans, keep))
 
 
 def _full(spans: list[Span]) -> list[tuple]:
@@ -277,18 +353,21 @@ def _full(spans: list[Span]) -> list[tuple]:
     return [(s.start, s.end, s.label, s.score, s.source) for s in spans]
 
 
-def test_the_ablation_switches_every_layer_off():
-    """bench/ablation.py: each layer row names real switches; "model only" turns all off and
-    leaves model spans untouched."""
-    from bench.ablation import LAYERS, is_active, switched_off
+def test_the_ablation_removes_each_component_from_the_chain():
+    """bench/ablation.py: one row per component of the saved chain; "model only" removes them
+    all and leaves model spans untouched."""
+    from bench.ablation import is_active, layers, switched_off
 
-    cfg = PipelineConfig(policy=PolicyConfig(keep_labels=("MONEY",)))
-    assert all(is_active(cfg, layer) for layer in LAYERS)
-    assert not is_active(PipelineConfig(), next(x for x in LAYERS if x.name == "keep_labels"))
-    for layer in LAYERS:
-        off = switched_off(cfg, (layer,))
-        assert off != replace(cfg, use_model=False) and not is_active(off, layer)
-    none = switched_off(cfg, LAYERS)
+    cfg = with_money()
+    names = list(layers(cfg))
+    assert names == [s.name for s in cfg.chain] and all(is_active(cfg, n) for n in names)
+    assert not is_active(PipelineConfig(), "keep_labels")
+    assert not is_active(cfg.configured("common_nouns", min_score=0), "common_nouns")
+    for name in names:
+        off = switched_off(cfg, (name,))
+        assert off != replace(cfg, use_model=False) and not is_active(off, name)
+    none = switched_off(cfg, tuple(names))
+    assert none.chain == ()
     text = "Die Klägerin wohnt in Braunau am Inn; das Landgericht Kleve, der Zeuge Schmidtbauer und nicht."
     spans = [model_span(text, m, PERSON, 0.5) for m in re.finditer(r"\S+", text)]
     assert Pipeline(None, none).analyze_many([text], model_spans=[spans])[0] == spans

@@ -62,8 +62,6 @@ def test_shipped_params_load_for_every_profile() -> None:
         ("model", "profile", "profil", "unknown key 'model.profil' (did you mean 'profile'?)"),
         # a section's name
         ("", "anonymize", "anonymise", "unknown key 'anonymise' (did you mean 'anonymize'?)"),
-        # a nested dataclass (PolicyConfig inside anonymize)
-        ("anonymize.policy", "keep_courts", "keep_cuorts", "unknown key 'anonymize.policy.keep_cuorts' (did you mean 'keep_courts'?)"),
         # profiles: their names and their keys, also of a profile not in use (small is)
         ("model.profiles", "small", "smal", "unknown key 'model.profiles.smal' (did you mean 'small'?)"),
         ("model.profiles.base", "base_layers", "base_layer", "unknown key 'model.profiles.base.base_layer' (did you mean 'base_layers'?)"),
@@ -100,10 +98,53 @@ def test_max_length_comes_from_the_model_profile_only(tmp_path: Path, section: s
         load_settings(path)
 
 
+def _chain_entry(params: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(e for e in params["anonymize"]["chain"] if isinstance(e, dict) and name in e)
+
+
 def test_a_recognizer_typo_fails_at_load_not_after_training(tmp_path: Path) -> None:
     def edit(params: dict[str, Any]) -> None:
-        params["anonymize"]["recognizers"]["recognizers"]["deid.recognizers.date_of_brith.v1"] = {}
+        _chain_entry(params, "recognizers")["recognizers"]["recognizers"]["deid.recognizers.date_of_brith.v1"] = {}
 
     with pytest.raises(ValueError, match="date_of_brith") as caught:
         load_settings(_write(tmp_path, edit))
-    assert "anonymize.recognizers" in "".join(getattr(caught.value, "__notes__", []))
+    assert "anonymize.chain" in "".join(getattr(caught.value, "__notes__", []))
+
+
+def test_a_chain_component_typo_raises_with_a_suggestion(tmp_path: Path) -> None:
+    def edit(params: dict[str, Any]) -> None:
+        chain = params["anonymize"]["chain"]
+        chain[chain.index("keep_zones")] = "keep_zone"
+
+    with pytest.raises(ValueError, match=re.escape(
+        "params.yaml: unknown key 'anonymize.chain.keep_zone' (did you mean 'keep_zones'?)"
+    )):  # fmt: skip
+        load_settings(_write(tmp_path, edit))
+
+
+def test_a_chain_config_typo_raises_with_a_suggestion_and_no_value(tmp_path: Path) -> None:
+    def edit(params: dict[str, Any]) -> None:
+        _chain_entry(params, "keep_labels")["keep_labels"]["lables"] = SECRET
+
+    with pytest.raises(ValueError, match=re.escape(
+        "params.yaml: unknown key 'anonymize.chain.keep_labels.lables' (did you mean 'labels'?)"
+    )) as caught:  # fmt: skip
+        load_settings(_write(tmp_path, edit))
+    assert SECRET not in str(caught.value)
+
+
+def test_the_legacy_flags_are_no_params_keys(tmp_path: Path) -> None:
+    """params.yaml lists the chain; the flags of before it (policy, use_keep_zones …) are
+    read only from an old pipeline.json."""
+    path = _write(tmp_path, lambda p: p["anonymize"].update(policy={"keep_courts": True}))
+    with pytest.raises(ValueError, match=re.escape("unknown key 'anonymize.policy'")):
+        load_settings(path)
+
+
+def test_ablation_is_editing_the_list(tmp_path: Path) -> None:
+    def edit(params: dict[str, Any]) -> None:
+        params["anonymize"]["chain"].remove("lowercase")
+
+    shipped = [s.name for s in load_settings(ROOT / "params.yaml").pipeline.chain]
+    edited = [s.name for s in load_settings(_write(tmp_path, edit)).pipeline.chain]
+    assert edited == [n for n in shipped if n != "lowercase"]

@@ -26,6 +26,8 @@ import json
 import lzma
 import re
 import socket
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -52,7 +54,7 @@ TRAIN_TINY = {
 }
 FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01,
           "min_documents": {"reviews": 2}}  # fmt: skip
-NOTHING = {"use_model": False, "use_recognizers": False}
+NOTHING = {"use_model": False, "chain": []}
 RAW_DECISION = "data/sources/decisions/bavaria/Y-300-Z-BECKRS-B-2019-N-17491.txt.xz"
 
 
@@ -458,6 +460,45 @@ def test_a_wrong_tracking_store_fails_the_flow_at_once_in_one_line(
         assert run.returncode == 1 and run.report["state"] == "FAILED"
         assert says in run.report["message"] and "\n" not in run.report["message"]
     assert not missing.parent.exists()
+
+
+# The anonymize flow on a worker whose rule code changed since the champion was gated: the
+# keep_zones component is at version 2 (its version 1 no longer registered).
+CHANGED_WORKER = """
+import runpy, sys
+from dataclasses import replace
+from deid import chain
+first = chain.registry()["keep_zones"][1]
+chain._REGISTRY["keep_zones"] = {2: replace(first, version=2)}
+sys.argv[0] = "flows.anonymize"
+runpy.run_module("flows.anonymize", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_the_anonymize_flow_refuses_a_champion_its_worker_cannot_run(
+    stack_env: Stack, project: Path, inbox: dict[str, Any], retrained: FlowRun, tmp_path: Path
+) -> None:
+    """Production runs the evaluated chain (issue 16, item 2): the registered champion
+    recorded keep_zones version 1; a worker with version 2 fails the flow before any document,
+    naming the component, both versions and the commit the champion was registered from."""
+    out = tmp_path / "out"
+    argv = [sys.executable, "-c", CHANGED_WORKER, "--input", inbox["input"], "--output", str(out),
+            "--project-dir", str(project), "--no-track"]  # fmt: skip
+    done = subprocess.run(argv, cwd=project, env=stack_env.env, capture_output=True, text=True,
+                          timeout=600, check=False)  # fmt: skip
+    run = FlowRun("anonymize", done.returncode, done.stdout, done.stderr)
+    stack_env.runs.append(run)  # for the privacy check
+    assert run.returncode == 1 and run.report["state"] == "FAILED", done.stderr[-3000:]
+    message = run.report["message"]
+    assert "chain component 'keep_zones' version 1" in message and "this code has version 2" in message
+    client = registry.get_client(stack_env.cfg.mlflow_url)
+    champion = registry.alias_version(client, registry.CHAMPION)
+    assert f"version {champion.version}, registered from commit {champion.tags['git.commit']}" in message
+    assert "keep_zones@1" in champion.tags["pipeline.chain"].split(",")
+    # no half-run batch: no input staged, nothing planned or written
+    from flows.anonymize import work_dir_for
+
+    assert not out.exists() and not work_dir_for(str(project), str(out)).exists()
 
 
 # --- manual registry moves ------------------------------------------------------------------
