@@ -598,9 +598,40 @@ def test_stage_deps_cover_the_modules_it_imports(stage: str) -> None:
         assert "deid/resources" in deps, f"{stage} reads deid/resources"
     code = [d for d in deps if d.startswith(("deid/", "pipelines/"))]
     assert all((ROOT / d).exists() for d in code), f"{stage}: a code dep does not exist"
+    # a dep the stage never imports re-runs it for nothing (deid/resources is data it reads)
+    stale = [d for d in code if d != "deid/resources" and not any(_covered(m, [d]) for m in modules)]
+    assert not stale, f"{stage}: remove from deps in dvc.yaml: {stale}"
     assert not [d for d in code if d.startswith(PACKAGES) and d not in PACKAGES], (
         f"{stage}: name packages as folders"
     )
+
+
+# what a change to the model or the anonymize policy touches; the data stages must not
+# import it, or `dvc repro` re-runs validate → dataset → train after every policy edit
+MODEL_STACK = ("deid/anonymize.py", "deid/policy.py", "deid/ner.py", "deid/models.py",
+               "deid/train_model.py", "deid/training.py", "deid/trainer.py", "deid/onnx_engine.py")  # fmt: skip
+MODEL_PACKAGES = {"torch", "transformers", "onnx", "onnxruntime", "safetensors"}
+
+
+def _third_party(modules: set[str]) -> set[str]:
+    """The top-level packages the given project files import (function level included)."""
+    found: set[str] = set()
+    for module in modules:
+        for node in ast.walk(ast.parse((ROOT / module).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("stage", ("validate", "dataset", "reviews"))
+def test_data_stages_do_not_depend_on_the_model_stack(stage: str) -> None:
+    modules = _deid_closure(ROOT / "pipelines" / f"{stage}.py")
+    assert not sorted(modules & set(MODEL_STACK)), f"{stage} imports the model stack"
+    assert not sorted(_third_party(modules) & MODEL_PACKAGES), f"{stage} imports a model package"
+    deps = DVC_YAML["stages"][stage]["deps"]
+    assert not [d for d in deps if d in MODEL_STACK or d.startswith("deid/commands")]
 
 
 def _keys(section: dict, prefix: str) -> set[str]:
