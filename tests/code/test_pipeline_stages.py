@@ -19,10 +19,20 @@ import yaml
 
 from deid.ler import read_conll, split_documents
 from deid.versioning import import_sources
-from pipelines import dataset, evaluate, ingest, paragraphs, placeholders, reviews, train, validate
+from pipelines import (
+    dataset,
+    evaluate,
+    ingest,
+    paragraphs,
+    placeholders,
+    reviews,
+    train,
+    validate,
+    words,
+)
 from tests.conftest import ROOT, SOURCES, read_source
 
-STAGES = ("ingest", "paragraphs", "placeholders", "validate", "dataset", "reviews", "encoder", "train", "evaluate")
+STAGES = ("ingest", "words", "paragraphs", "placeholders", "validate", "dataset", "reviews", "encoder", "train", "evaluate")
 DVC_YAML = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 
@@ -307,6 +317,7 @@ def evaluated(trained: Path) -> Path:
 # --- stages -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_import_is_idempotent_and_keeps_changed_raw_files(ws: Path, tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     first = import_sources(ws / "sources", raw)
@@ -331,6 +342,7 @@ def test_import_is_idempotent_and_keeps_changed_raw_files(ws: Path, tmp_path: Pa
     assert (raw / "decisions/bag/new-decision.txt").exists()
 
 
+@pytest.mark.slow
 def test_ingest_splits_the_raw_corpus(ingested: Path) -> None:
     metrics = _read(ingested / "reports/corpus.json")
     assert {s: metrics[s]["documents"] for s in ("train", "validation", "test")} == {
@@ -342,6 +354,55 @@ def test_ingest_splits_the_raw_corpus(ingested: Path) -> None:
     assert (ingested / "data/corpus/manifest.json").exists()
 
 
+@pytest.fixture
+def word_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """The bundled word lists' paths moved into ``tmp_path``: a stage run here never touches
+    the lists in deid/resources."""
+    from deid import public_words
+    from deid.placeholders import vocabulary
+
+    paths = {name: tmp_path / "lists" / f"{name}.txt.xz" for name in ("lowercase_words", "nouns", "public_words")}
+    paths["lowercase_words"].parent.mkdir()
+    monkeypatch.setattr(vocabulary, "RESOURCE", paths["lowercase_words"])
+    monkeypatch.setattr(vocabulary, "NOUN_RESOURCE", paths["nouns"])
+    monkeypatch.setattr(public_words, "RESOURCE", paths["public_words"])
+    return paths
+
+
+@pytest.mark.slow
+def test_words_builds_the_lists_from_the_training_split(ingested: Path, word_lists: dict[str, Path], tmp_path: Path) -> None:
+    import hashlib
+
+    from deid.io import read_word_list
+
+    words.main(["--train", f"{ingested}/data/corpus/train.jsonl", "--metrics", f"{tmp_path}/words.json"])
+    metrics = _read(tmp_path / "words.json")
+    assert set(metrics) == set(word_lists)
+    for name, path in word_lists.items():
+        assert metrics[name]["words"] == len(read_word_list(path)) > 0, name
+        assert metrics[name]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.slow
+def test_words_refuses_reserved_documents(ingested: Path, word_lists: dict[str, Path], tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="reserved evaluation documents"):
+        words.main(["--train", f"{ingested}/data/corpus/test.jsonl", "--metrics", f"{tmp_path}/words.json"])
+    assert not [p for p in word_lists.values() if p.exists()]
+
+
+@pytest.mark.slow
+def test_words_on_the_bundled_corpus_gives_the_committed_lists(word_lists: dict[str, Path], tmp_path: Path) -> None:
+    """The stage on the corpus the bundled sources give (the project's params) rebuilds the
+    committed lists byte for byte: making it a stage changed none of them."""
+    import_sources(SOURCES, tmp_path / "raw")
+    ingest.main(["--raw", f"{tmp_path}/raw", "--params", str(ROOT / "params.yaml"),
+                 "--output", f"{tmp_path}/corpus", "--metrics", f"{tmp_path}/corpus.json"])  # fmt: skip
+    words.main(["--train", f"{tmp_path}/corpus/train.jsonl", "--metrics", f"{tmp_path}/words.json"])
+    for name, path in word_lists.items():
+        assert path.read_bytes() == (ROOT / "deid/resources" / path.name).read_bytes(), name
+
+
+@pytest.mark.slow
 def test_paragraphs_round_trip_with_their_offset_runs(with_paragraphs: Path) -> None:
     from deid.io import read_documents, read_jsonl
     from deid.paragraphs import Paragraph, extract_paragraphs
@@ -360,6 +421,7 @@ def test_paragraphs_round_trip_with_their_offset_runs(with_paragraphs: Path) -> 
     assert metrics["failed"] == 0
 
 
+@pytest.mark.slow
 def test_placeholders_cover_every_document(with_placeholders: Path) -> None:
     from deid.io import read_jsonl
 
@@ -374,6 +436,7 @@ def test_placeholders_cover_every_document(with_placeholders: Path) -> None:
     assert (ws / "data/work/placeholders.quarantine.jsonl").read_text() == ""
 
 
+@pytest.mark.slow
 def test_validate_runs_the_data_checks(validated: Path) -> None:
     metrics = _read(validated / "reports/validate.json")
     assert metrics["passed"] is True
@@ -385,6 +448,7 @@ def test_validate_runs_the_data_checks(validated: Path) -> None:
     assert "corpus_integrity" in (validated / "reports/validate.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_validate_fails_below_the_thresholds(validated: Path, tmp_path: Path) -> None:
     ws = validated
     params = yaml.safe_load((ws / "params.yaml").read_text(encoding="utf-8"))
@@ -401,6 +465,7 @@ def test_validate_fails_below_the_thresholds(validated: Path, tmp_path: Path) ->
     assert metrics["corpus_integrity"]["success"] is True
 
 
+@pytest.mark.slow
 def test_dataset_writes_training_documents_and_rewritten_test_sets(with_dataset: Path) -> None:
     from deid.io import read_documents
 
@@ -427,6 +492,7 @@ def test_dataset_writes_training_documents_and_rewritten_test_sets(with_dataset:
     )
 
 
+@pytest.mark.slow
 def test_dataset_refuses_a_corpus_that_failed_validation(validated: Path, tmp_path: Path) -> None:
     report = tmp_path / "validate.json"
     report.write_text(json.dumps({"passed": False}), encoding="utf-8")
@@ -458,6 +524,7 @@ def test_dataset_refuses_a_corpus_that_failed_validation(validated: Path, tmp_pa
         )
 
 
+@pytest.mark.slow
 def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
     ws = trained
     assert (ws / "models/latest/training_report.json").exists()
@@ -468,6 +535,7 @@ def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
     assert {"epoch", "train_loss", "val_precision", "val_recall"} <= set(history[0])
 
 
+@pytest.mark.slow
 def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> None:
     """Same corpus, params and seed: the same vocabulary, initial and final weights, and
     threshold, so a run (and its gate decision) can be reproduced."""
@@ -485,6 +553,7 @@ def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> N
     assert learned(_read(ws / "reports/plots/train_history.json")) == learned(_read(tmp_path / "history.json"))
 
 
+@pytest.mark.slow
 def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Path, reviewed: dict) -> None:
     """The issue's measure: a decision uploaded as DOCX and reviewed in the service is a
     training document of the next training run (its id in the training report), with its
@@ -511,6 +580,7 @@ def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Pat
     assert reviewed["saved"]["docx"]["decisions"]["added"] == len(reviewed["names"])
 
 
+@pytest.mark.slow
 def test_reviews_stage_on_a_fresh_clone_gives_empty_sets(with_dataset: Path, tmp_path: Path) -> None:
     ws = with_dataset
     reviews.main(
@@ -521,6 +591,7 @@ def test_reviews_stage_on_a_fresh_clone_gives_empty_sets(with_dataset: Path, tmp
     assert (tmp_path / "out/train.jsonl").read_text() == (tmp_path / "out/evaluation.jsonl").read_text() == ""
 
 
+@pytest.mark.slow
 def test_evaluate_writes_metrics_reports_and_recall_plots(evaluated: Path) -> None:
     ws = evaluated
     metrics = _read(ws / "reports/evaluation.json")
@@ -586,6 +657,11 @@ def _covered(module: str, deps: list[str]) -> bool:
     return any(module == d or module.startswith(d + "/") for d in deps)
 
 
+def _outs(spec: dict) -> list[str]:
+    """A stage's out paths (plain, or with options)."""
+    return [o if isinstance(o, str) else next(iter(o)) for o in spec.get("outs", [])]
+
+
 @pytest.mark.parametrize("stage", STAGES)
 def test_stage_deps_cover_the_modules_it_imports(stage: str) -> None:
     spec = DVC_YAML["stages"][stage]
@@ -594,12 +670,17 @@ def test_stage_deps_cover_the_modules_it_imports(stage: str) -> None:
     modules = _deid_closure(ROOT / "pipelines" / f"{stage}.py")
     missing = sorted(m for m in modules if not _covered(m, deps))
     assert not missing, f"{stage}: add to deps in dvc.yaml: {missing}"
+    resources = [d for d in deps if _covered(d, ["deid/resources"])]
     if any(_covered(user, [m]) or _covered(m, [user]) for m in modules for user in RESOURCE_USERS):
-        assert "deid/resources" in deps, f"{stage} reads deid/resources"
+        # the stage that writes the word lists reads only the gazetteers (no stage depends
+        # on its own outs); every other stage follows all of deid/resources
+        writes = any(_covered(o, ["deid/resources"]) for o in _outs(spec))
+        expected = ["deid/resources/gazetteers"] if writes else ["deid/resources"]
+        assert resources == expected, f"{stage} reads deid/resources: deps {expected}"
     code = [d for d in deps if d.startswith(("deid/", "pipelines/"))]
     assert all((ROOT / d).exists() for d in code), f"{stage}: a code dep does not exist"
     # a dep the stage never imports re-runs it for nothing (deid/resources is data it reads)
-    stale = [d for d in code if d != "deid/resources" and not any(_covered(m, [d]) for m in modules)]
+    stale = [d for d in code if d not in resources and not any(_covered(m, [d]) for m in modules)]
     assert not stale, f"{stage}: remove from deps in dvc.yaml: {stale}"
     assert not [d for d in code if d.startswith(PACKAGES) and d not in PACKAGES], (
         f"{stage}: name packages as folders"
@@ -634,6 +715,17 @@ def test_data_stages_do_not_depend_on_the_model_stack(stage: str) -> None:
     assert not [d for d in deps if d in MODEL_STACK or d.startswith("deid/commands")]
 
 
+def test_words_outs_are_the_lists_the_library_reads() -> None:
+    """The stage writes where the library keeps its lists, kept in git, out of the cache."""
+    from deid import public_words
+    from deid.placeholders import vocabulary
+
+    spec = DVC_YAML["stages"]["words"]
+    lists = (vocabulary.RESOURCE, vocabulary.NOUN_RESOURCE, public_words.RESOURCE)
+    assert _outs(spec) == [str(p.relative_to(ROOT)) for p in lists]
+    assert all(o[next(iter(o))] == {"cache": False} for o in spec["outs"])
+
+
 def _keys(section: dict, prefix: str) -> set[str]:
     return {f"{prefix}.{k}" for k in section}
 
@@ -661,6 +753,7 @@ def test_metrics_and_plots_stay_out_of_the_cache() -> None:
     assert plotted <= set(declared)
 
 
+@pytest.mark.slow
 def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
     shutil.copy(ROOT / "dvc.yaml", tmp_path)
     shutil.copy(ROOT / "params.yaml", tmp_path)
@@ -681,6 +774,9 @@ def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
     order = dvc("dag", "--dot")
     for upstream, downstream in [
         ("ingest", "paragraphs"),
+        ("ingest", "words"),
+        ("words", "placeholders"),
+        ("words", "validate"),
         ("ingest", "placeholders"),
         ("placeholders", "validate"),
         ("validate", "dataset"),
