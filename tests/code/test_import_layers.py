@@ -16,6 +16,7 @@ dependency all the same), and so does ``importlib.import_module`` with a literal
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,10 +58,16 @@ def _literal_prefix(node: ast.expr) -> str | None:
     return None
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A file parsed once for all the checks."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def imports(path: Path) -> Iterator[tuple[int, str]]:
     """Every module name ``path`` imports, anywhere in the file, with its line:
     ``from a.b import c`` yields ``a.b`` and ``a.b.c`` (``c`` may be a module)."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -112,7 +119,7 @@ def test_flows_import_only_the_library_stages_and_themselves() -> None:
 def _module_level(path: Path) -> Iterator[str]:
     """The names imported when ``path`` is imported: top-level statements (inside ``if`` and
     ``try`` too), but not under ``if TYPE_CHECKING`` and not inside functions or classes."""
-    todo = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    todo = list(_tree(path).body)
     while todo:
         node = todo.pop()
         if isinstance(node, ast.If):

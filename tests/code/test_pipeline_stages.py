@@ -6,6 +6,7 @@ service (``deid serve`` on loopback) reach the next training."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import lzma
 import shutil
@@ -626,9 +627,10 @@ def _module_file(name: str) -> Path | None:
     return path.with_suffix(".py") if path.with_suffix(".py").exists() else None
 
 
-def _deid_closure(start: Path) -> set[str]:
+@functools.cache
+def _deid_closure(start: Path) -> frozenset[str]:
     """Every deid module file ``start`` imports, directly or not (function-level imports
-    included), as project-relative paths."""
+    included), as project-relative paths (computed once per stage)."""
     seen: set[Path] = set()
     todo = [start]
     while todo:
@@ -650,7 +652,7 @@ def _deid_closure(start: Path) -> set[str]:
                     found = _module_file(".".join(parts[:i]))
                     if found is not None:
                         todo.append(found)
-    return {str(p.relative_to(ROOT)) for p in seen} - {"deid/__init__.py"}
+    return frozenset(str(p.relative_to(ROOT)) for p in seen) - {"deid/__init__.py"}
 
 
 def _covered(module: str, deps: list[str]) -> bool:

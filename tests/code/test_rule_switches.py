@@ -255,6 +255,7 @@ def _chain_before_switches(text: str, model_spans: list[Span], cfg: PipelineConf
     )
 
 
+@pytest.mark.slow
 def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
     """Model spans on every third word (all labels, scores 0.3–0.99): the default pipeline
     and the one configured like params.yaml give exactly the old chain's spans."""
