@@ -12,30 +12,30 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from deid.anonymize import Pipeline
 from deid.corpus import is_reserved
-from deid.io import read_documents, read_jsonl, write_text_atomic
+from deid.io import read_documents, write_text_atomic
 from deid.models import build_model, count_parameters, label_maps
 from deid.ner import InferenceConfig, TokenClassifier
-from deid.placeholders import detect_placeholders
-from deid.schema import Document, Span, spans_from_dicts
 from deid.settings import Settings
 from deid.surrogates import SurrogateGenerator
 from deid.tokenizer import load_tokenizer, train_tokenizer
 from deid.trainer import EpochStats, TrainResult, calibrate_threshold, set_seed, train
-from deid.training import EpochData, LabelledText, SourceDocument, pack_paragraphs, surrogate_texts
+from deid.training import EpochData, LabelledText, pack_paragraphs, surrogate_texts
+from deid.training_sources import (  # re-exported: callers import them from here too
+    ReservedDataError,
+    SourceDocument,
+    load_placeholders,
+    source_documents,
+)
 
 logger = logging.getLogger(__name__)
 
 REPORT_FILE = "training_report.json"
-
-
-class ReservedDataError(RuntimeError):
-    """A reserved evaluation document reached training: the run must not go on."""
 
 
 @dataclass
@@ -43,35 +43,6 @@ class TrainingOutput:
     pipeline_dir: Path
     result: TrainResult
     report: dict
-
-
-def load_placeholders(path: str | Path | None) -> dict[str, list]:
-    if not path:
-        return {}
-    return {str(r["id"]): spans_from_dicts(r.get("placeholders")) for r in read_jsonl(path)}
-
-
-def source_documents(docs: Iterable[Document], placeholders: dict[str, list]) -> list[SourceDocument]:
-    """Training documents with their placeholders (precomputed, or detected now) and, for
-    LER documents, the entities that stay in clear text (judges, courts, laws …) as keep
-    spans with their keep type."""
-    from deid.rewrite.keep_labels import keep_label
-
-    out: list[SourceDocument] = []
-    for doc in docs:
-        if is_reserved(doc):
-            raise ReservedDataError(f"reserved evaluation document {doc.id} in training input")
-        spans = placeholders.get(doc.id)
-        if spans is None:
-            spans = detect_placeholders(doc.text)
-        annotated = doc.meta.get("corpus") == "ler"
-        keep = tuple(
-            Span(e.start, e.end, keep_label(e.label))
-            for e in doc.entities
-            if not any(e.overlaps(p) for p in spans)
-        ) if annotated else ()
-        out.append(SourceDocument(doc.id, doc.text, tuple(spans), keep, annotated))
-    return out
 
 
 def review_documents(path: str | Path | None) -> list[SourceDocument]:

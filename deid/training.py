@@ -30,6 +30,7 @@ from deid.schema import COURT, JUDGE, PUBLIC_ENTITY, Span
 from deid.surrogates import DocumentSurrogates, SurrogateGenerator, substitute
 from deid.textedit import apply_replacements
 from deid.tokenizer import PLACEHOLDER_TOKEN
+from deid.training_sources import SourceDocument  # re-exported: defined with the data stages
 
 logger = logging.getLogger(__name__)
 
@@ -49,18 +50,6 @@ MASKING_SCHEMES: dict[str, tuple[float, float, float]] = {
     "M6": (0.0, 0.2, 0.8),
     "M7": (0.0, 0.0, 1.0),
 }
-
-
-@dataclass(frozen=True)
-class SourceDocument:
-    """A training document: its text, its typed placeholder spans and, where an annotation
-    says which entities stay in clear text (LER), those as keep spans."""
-
-    id: str
-    text: str
-    placeholders: tuple[Span, ...]
-    keep: tuple[Span, ...] = ()
-    keep_known: bool = False
 
 
 @dataclass(frozen=True)

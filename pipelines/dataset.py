@@ -2,12 +2,13 @@
 
 * ``<output>/{train,validation}.jsonl``: corpus documents with their detected placeholders
   as ``spans`` and, for LER documents, the entities that stay in clear text as ``keep``
-  (``deid.train_model.source_documents``, which refuses reserved documents);
-* the automatically rewritten reserved LER courts (``deid rewrite auto``, seeded), and with
+  (``deid.training_sources.source_documents``, which refuses reserved documents);
+* the automatically rewritten reserved LER courts (``deid.rewrite.build.rewrite_auto``,
+  the library side of ``deid rewrite auto``, seeded), and with
   ``--ler-rewritten-novel`` the same documents with novel surrogates (made-up names that no
   list, lexicon or the corpus's training and validation text knows);
 * the hand-rewritten Bavarian set rebuilt from its committed decisions file
-  (``deid rewrite apply``);
+  (``deid.rewrite.build.rewrite_apply``, as ``deid rewrite apply``);
 * label distributions of all four as metrics.
 
 Runs only on a corpus the ``validate`` stage passed.
@@ -42,11 +43,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     setup_logging()
     if not json.loads(args.validation_report.read_text(encoding="utf-8")).get("passed"):
         raise SystemExit(f"{args.validation_report}: the corpus did not pass validation")
-    from deid.commands.rewrite import apply, auto
     from deid.io import read_documents, write_documents
+    from deid.rewrite.build import rewrite_apply, rewrite_auto
     from deid.schema import Document
     from deid.surrogates.novel import DEFAULT_SOURCES as SOURCES
-    from deid.train_model import load_placeholders, source_documents
+    from deid.training_sources import load_placeholders, source_documents
 
     placeholders = load_placeholders(args.placeholders)
     metrics: dict[str, Any] = {}
@@ -77,14 +78,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         }
 
     test = args.corpus / "test.jsonl"
-    rewrite = {"input": test, "courts": args.ler_courts, "seed": args.seed, "sources": SOURCES}
-    auto(output=args.ler_rewritten, surrogates="eval", train=[], **rewrite)
+    rewrite = {"courts": args.ler_courts, "seed": args.seed, "sources": SOURCES}
+    rewrite_auto(test, args.ler_rewritten, surrogates="eval", train=[], **rewrite)
     gold = {"ler_rewritten": args.ler_rewritten}
     if args.ler_rewritten_novel:  # the same documents, names that nothing training saw knows
         seen = [args.corpus / f"{split}.jsonl" for split in ("train", "validation")]
-        auto(output=args.ler_rewritten_novel, surrogates="novel", train=seen, **rewrite)
+        rewrite_auto(test, args.ler_rewritten_novel, surrogates="novel", train=seen, **rewrite)
         gold["ler_rewritten_novel"] = args.ler_rewritten_novel
-    apply(input=test, decisions=args.decisions, output=args.bavaria_rewritten, include_open=False)
+    rewrite_apply(test, args.decisions, args.bavaria_rewritten, include_open=False)
     gold["bavaria_rewritten"] = args.bavaria_rewritten
     for name, path in gold.items():
         docs = read_documents(path)

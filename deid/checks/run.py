@@ -100,7 +100,7 @@ def run_training_set(
     project_dir: str | Path | None = None,
 ) -> CheckResult:
     """Suite ``training_set`` on train + validation as training prepares them
-    (``deid.train_model.source_documents``)."""
+    (``deid.training_sources.source_documents``)."""
     p = resolve_params(params)
     splits = tables.load_splits(corpus_dir, tables.TRAINING_SPLITS)
     table = tables.training_table(

@@ -146,13 +146,13 @@ def training_table(
     placeholders: Placeholders | None = None,
     detect: Detector | None = None,
 ) -> pd.DataFrame:
-    """One row per training document as ``deid.train_model.source_documents`` prepares it:
+    """One row per training document as ``deid.training_sources.source_documents`` prepares it:
     placeholder labels, keep spans and reserved status.
 
     ``placeholder_element_share`` is a document's placeholder elements divided by all
     elements of the table, so its column sum is the training set's placeholder share.
     """
-    from deid.train_model import ReservedDataError, source_documents
+    from deid.training_sources import ReservedDataError, source_documents
 
     placeholders = dict(placeholders or {})
     rows: list[dict] = []

@@ -11,7 +11,6 @@ import typer
 from rich.console import Console
 
 from deid.corpus import RESERVED_LER
-from deid.surrogates import SurrogateGenerator
 from deid.surrogates.novel import DEFAULT_SOURCES, DEFAULT_TRAINING_TEXT
 
 logger = logging.getLogger(__name__)
@@ -29,7 +28,9 @@ rewrite_app = typer.Typer(
 
 
 def _split(value: str) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
+    from deid.rewrite.build import split_courts
+
+    return split_courts(value)
 
 
 def _select(input: Path, courts: str):
@@ -71,36 +72,17 @@ def auto(
 ) -> None:
     """Replace every LER placeholder of the reserved courts by an eval-pool (or novel)
     surrogate."""
-    from deid.io import write_documents
-    from deid.rewrite.auto import rewrite_ler_documents
-    from deid.rewrite.inputs import load_documents
+    from deid.rewrite.build import RewriteError, rewrite_auto
 
-    docs = load_documents(input)
-    generator = _generator(surrogates, seed, train, sources)
-    out = list(rewrite_ler_documents(docs, _split(courts), seed, generator))
-    if not out:
-        raise typer.BadParameter(f"no LER documents of courts {courts} in {input}")
-    write_documents(output, out)
-    spans = sum(len(d.spans) for d in out)
-    keep = sum(len(d.keep) for d in out)
-    console.print(f"{len(out)} documents, {spans} surrogate spans, {keep} keep spans -> {output}")
-
-
-def _generator(
-    surrogates: str, seed: int, train: list[Path], sources: Path
-) -> SurrogateGenerator:
-    """The surrogate generator of ``--surrogates`` (a usage error for an unknown name)."""
-    from deid.surrogates.novel import NOVEL, novel_gazetteers, training_text_words
-
-    if surrogates == "eval":
-        return SurrogateGenerator(seed=seed, pool="eval")
-    if surrogates != NOVEL:
-        raise typer.BadParameter(f"unknown surrogates {surrogates!r}; use 'eval' or '{NOVEL}'")
-    words, read = training_text_words(train, sources)
-    source = novel_gazetteers(words)
-    logger.info("novel names %s (%s), training text %s", source.names.digest(),
-                source.names.counts(), read)  # fmt: skip
-    return SurrogateGenerator(seed=seed, source=source)
+    try:
+        counts = rewrite_auto(
+            input, output, courts=courts, seed=seed, surrogates=surrogates, train=train, sources=sources
+        )
+    except RewriteError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    console.print(
+        f"{counts.documents} documents, {counts.spans} surrogate spans, {counts.keep} keep spans -> {output}"
+    )
 
 
 def _script_lines(script: Path | None) -> Iterator[str] | None:
@@ -172,28 +154,13 @@ def apply(
     include_open: bool = typer.Option(False, help="Also write documents not yet finished."),
 ) -> None:
     """Rebuild the rewritten documents from the decisions file, without interaction."""
-    from deid.io import write_documents
-    from deid.rewrite.decisions import apply_decisions
-    from deid.rewrite.inputs import load_documents
-    from deid.rewrite.store import DecisionStore
+    from deid.rewrite.build import RewriteError, rewrite_apply
 
-    if not decisions.exists():
-        raise typer.BadParameter(f"no decisions file at {decisions}")
-    book = DecisionStore(decisions).load()
-    docs = load_documents(input)
-    known = {d.id for d in docs}
-    missing = [i for i in book.docs if i not in known]
-    if missing:
-        raise typer.BadParameter(
-            f"{len(missing)} decided documents not in {input}: {', '.join(missing[:5])}"
-        )
-    chosen = [d for d in docs if d.id in book.docs and (include_open or book.get(d.id).done)]
     try:
-        out = [apply_decisions(d, book.get(d.id)) for d in chosen]
-    except ValueError as exc:
+        counts = rewrite_apply(input, decisions, output, include_open=include_open)
+    except RewriteError as exc:
         raise typer.BadParameter(str(exc)) from None
-    write_documents(output, out)
-    console.print(f"{len(out)} rewritten documents -> {output}")
+    console.print(f"{counts.documents} rewritten documents -> {output}")
 
 
 def register(app: typer.Typer) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from deid.augment import noun_pool, swap_nouns
 from deid.placeholders import detect_placeholders
 from deid.surrogates import SurrogateGenerator
@@ -16,6 +18,7 @@ from tests.conftest import read_source
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"
 
 
+@pytest.mark.slow
 def test_pool_holds_no_name_and_has_unknown_compounds() -> None:
     pool = noun_pool()
     surnames = set(read_lines("surnames.txt.xz"))
@@ -31,6 +34,7 @@ def test_pool_holds_no_name_and_has_unknown_compounds() -> None:
     assert noun_pool() == pool  # the same pool in every call (fixed seed)
 
 
+@pytest.mark.slow
 def test_swap_keeps_spans_and_their_surfaces() -> None:
     text = read_source(DECISION)
     doc = SourceDocument(DECISION, text, tuple(detect_placeholders(text)))

@@ -37,6 +37,7 @@ def _noisy(text: str, every: int) -> list[Span]:
     ]
 
 
+@pytest.mark.slow
 def test_spans_on_the_gold_sets_are_unchanged() -> None:
     docs = [Document.from_dict(r) for path in GOLD for r in read_jsonl(path)]
     assert len(docs) > 200
@@ -55,6 +56,7 @@ def test_spans_on_the_gold_sets_are_unchanged() -> None:
 
 
 @pytest.mark.timeout(60)  # linear: seconds; a search per variant and range took minutes
+@pytest.mark.slow
 def test_a_3_mb_decision_with_a_span_on_every_other_capitalized_word(sources: Path) -> None:
     decisions = "\n".join(
         read_source(p.relative_to(sources).as_posix())

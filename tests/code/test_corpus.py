@@ -149,6 +149,7 @@ def test_bad_files_are_rejected_not_fatal(sources):
 # --- build --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_build_writes_three_splits_and_a_manifest(built):
     out, manifest = built
     assert sorted(p.name for p in out.iterdir()) == sorted(
@@ -167,6 +168,7 @@ def test_build_writes_three_splits_and_a_manifest(built):
     assert {Path(r["path"]).name for r in manifest["rejected"]} == {"empty.txt", "binary.txt.xz"}
 
 
+@pytest.mark.slow
 def test_no_reserved_document_outside_test(built):
     out, manifest = built
     splits = {name: read_documents(out / f"{name}.jsonl") for name in SPLITS}
@@ -179,6 +181,7 @@ def test_no_reserved_document_outside_test(built):
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.slow
 def test_documents_round_trip_with_entities(built):
     out, _ = built
     docs = read_documents(out / "test.jsonl")
@@ -188,6 +191,7 @@ def test_documents_round_trip_with_entities(built):
         assert all(0 <= e.start < e.end <= len(doc.text) for e in doc.entities)
 
 
+@pytest.mark.slow
 def test_cli_build_is_deterministic_and_stats_show_no_text(sources, built, tmp_path):
     _, manifest = built
     runner = CliRunner()

@@ -80,6 +80,7 @@ def test_decoding_groups_pieces_into_word_spans() -> None:
 
 
 @pytest.mark.timeout(60)  # linear: well under a second; widening every piece took minutes
+@pytest.mark.slow
 def test_a_huge_word_of_many_flagged_pieces_decodes_in_linear_time() -> None:
     """A 400,000-character token cut into pieces whose labels alternate, every piece flagged:
     each piece became a span widened over the whole word, one full pass per piece."""

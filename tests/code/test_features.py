@@ -214,6 +214,7 @@ def _decisions(sources: Path) -> list[str]:
     return [lzma.open(p, "rt", encoding="utf-8").read() for p in paths]
 
 
+@pytest.mark.slow
 def test_features_of_real_decisions_are_unchanged(sources: Path) -> None:
     texts = _decisions(sources)
     assert len(texts) > 100

@@ -10,6 +10,7 @@ import json
 import lzma
 from pathlib import Path
 
+import pytest
 from reportlab.lib.pdfencrypt import StandardEncryption
 from typer.testing import CliRunner
 
@@ -45,6 +46,7 @@ def digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
 
+@pytest.mark.slow
 def test_the_cli_writes_every_document_in_its_own_format(tmp_path: Path) -> None:
     source, out = inbox(tmp_path), tmp_path / "out"
     args = ["anonymize", "--rules-only", "--input", str(source), "--output", str(out), "--operator", "label"]
@@ -74,6 +76,7 @@ def test_the_cli_writes_every_document_in_its_own_format(tmp_path: Path) -> None
     assert (summary["processed"], summary["skipped_done"], summary["quarantined"]) == (0, 5, 3)
 
 
+@pytest.mark.slow
 def test_the_flow_plans_chunks_from_every_format(tmp_path: Path) -> None:
     source, work, out = inbox(tmp_path), tmp_path / "work", tmp_path / "out"
     plan = chunks.plan_chunks(source, work, 2, location="s3://in/box")

@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+import pytest
 from lxml import etree
 
 from deid import formats
@@ -105,6 +106,7 @@ def test_the_anonymized_archive_is_the_same_archive_without_the_names() -> None:
     assert out.text.count("[PERSON]") == sum(s.label == "PERSON" for s in spans)
 
 
+@pytest.mark.slow
 def test_a_bare_decision_xml_is_written_back_as_xml(tmp_path: Path) -> None:
     path = tmp_path / "KVRE123452024.xml"
     path.write_bytes(build_xml())

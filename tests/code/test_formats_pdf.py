@@ -63,6 +63,7 @@ def test_a_pdf_is_read_page_by_page_with_offsets(pdf_data: bytes) -> None:
     assert any("\n" in doc.text[s.start : s.end] for s in name_spans(doc.text))  # a name across lines
 
 
+@pytest.mark.slow
 def test_the_redacted_pdf_holds_no_name_anywhere(pdf_data: bytes) -> None:
     doc = formats.read(pdf_data, name="urteil.pdf")
     spans = name_spans(doc.text)

@@ -13,6 +13,8 @@ import pytest
 from deid import gate, registry
 from deid.gate import GateConfig, decide, render_markdown
 
+pytestmark = pytest.mark.slow  # a real MLflow store with registered models: seconds per test
+
 CFG = GateConfig(
     gold_sets=("ler", "bavaria"),
     min_recall=0.9,

@@ -66,6 +66,7 @@ def _run(tmp_path: Path, batch: dict[str, str], pipeline: Pipeline) -> None:
 
 
 @pytest.mark.timeout(600)  # linear: under a minute on two busy cores
+@pytest.mark.slow
 def test_rules_only(tmp_path: Path, batch: dict[str, str]) -> None:
     _run(tmp_path, batch, build_pipeline())  # the default budget
 

@@ -70,6 +70,7 @@ def test_parse_conll_rejects_line_without_tag():
         list(parse_conll(["Der O", "kaputt"]))
 
 
+@pytest.mark.slow
 def test_corpus_size_matches_the_published_ler_figures():
     sentences = sum(len(court(c)[0]) for c in COURTS)
     tokens = sum(len(s.tokens) for c in COURTS for s in court(c)[0])
@@ -129,6 +130,7 @@ def test_sentence_starting_with_punctuation_attaches_to_previous():
 
 
 @pytest.mark.parametrize("name", COURTS)
+@pytest.mark.slow
 def test_every_token_and_entity_maps_to_its_exact_span(name):
     sentences, segments = court(name)
     for seg in segments:

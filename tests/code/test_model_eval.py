@@ -24,6 +24,8 @@ from deid.ner import TokenClassifier
 from deid.tokenizer import train_tokenizer
 from tests.conftest import ROOT, read_source
 
+pytestmark = pytest.mark.slow  # builds and runs a tiny model: seconds per test
+
 GOLD = ROOT / "data/gold/ler_rewritten.jsonl"
 DOCUMENTS = SLICE_DOCUMENTS + 4  # two slices, the second one short
 

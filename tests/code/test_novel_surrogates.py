@@ -22,6 +22,8 @@ from deid.surrogates.organization import TRADES
 from deid.textedit import apply_replacements
 from tests.conftest import ROOT, SOURCES
 
+pytestmark = pytest.mark.slow  # novel-name lists built from the whole training text: seconds per test
+
 NOVEL_GOLD = ROOT / "data/gold/ler_rewritten_novel.jsonl"
 EVAL_GOLD = ROOT / "data/gold/ler_rewritten.jsonl"
 SEED = 13

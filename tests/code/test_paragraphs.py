@@ -268,6 +268,7 @@ def test_wrapping_does_not_change_most_paragraphs_of_whole_decisions():
 # --- size ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_twenty_megabytes_in_reasonable_time():
     rng = random.Random(1)
     wrapped = wrap_decision("\n".join(decisions()), 76, rng)

@@ -227,6 +227,7 @@ def test_keep_zones_hold_courts_laws_and_judges_but_not_parties(gold):
     assert on_gold <= 0.002 * len(zones)
 
 
+@pytest.mark.slow
 def test_literature_citations_keep_their_authors(gold):
     """Authors and editors of commentaries and articles are what the LER annotators mark as
     literature (kept), never a sensitive span; a model span on one is dropped."""
@@ -378,6 +379,7 @@ def test_calibration_picks_the_best_f2_of_the_grid(calibration_items):
     assert threshold == 0.3  # above the false spans, below most of the gold
 
 
+@pytest.mark.slow
 def test_calibration_keeps_the_recall_floor(calibration_items):
     grid = [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]
     classifier = _ScoredGold(calibration_items)
@@ -395,6 +397,7 @@ def test_calibration_keeps_the_recall_floor(calibration_items):
 # --- privacy of logs ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_batch_run_logs_ids_and_counts_but_no_sensitive_text(gold, untrained, tmp_path, caplog):
     docs = sorted(gold, key=lambda d: -len(d.spans))[:5]
     secrets = {d.text[s.start : s.end] for d in docs for s in d.spans if s.end - s.start >= 4}

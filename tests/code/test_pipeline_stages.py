@@ -6,6 +6,7 @@ service (``deid serve`` on loopback) reach the next training."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import lzma
 import shutil
@@ -19,10 +20,20 @@ import yaml
 
 from deid.ler import read_conll, split_documents
 from deid.versioning import import_sources
-from pipelines import dataset, evaluate, ingest, paragraphs, placeholders, reviews, train, validate
+from pipelines import (
+    dataset,
+    evaluate,
+    ingest,
+    paragraphs,
+    placeholders,
+    reviews,
+    train,
+    validate,
+    words,
+)
 from tests.conftest import ROOT, SOURCES, read_source
 
-STAGES = ("ingest", "paragraphs", "placeholders", "validate", "dataset", "reviews", "encoder", "train", "evaluate")
+STAGES = ("ingest", "words", "paragraphs", "placeholders", "validate", "dataset", "reviews", "encoder", "train", "evaluate")
 DVC_YAML = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 
@@ -307,6 +318,7 @@ def evaluated(trained: Path) -> Path:
 # --- stages -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_import_is_idempotent_and_keeps_changed_raw_files(ws: Path, tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     first = import_sources(ws / "sources", raw)
@@ -331,6 +343,7 @@ def test_import_is_idempotent_and_keeps_changed_raw_files(ws: Path, tmp_path: Pa
     assert (raw / "decisions/bag/new-decision.txt").exists()
 
 
+@pytest.mark.slow
 def test_ingest_splits_the_raw_corpus(ingested: Path) -> None:
     metrics = _read(ingested / "reports/corpus.json")
     assert {s: metrics[s]["documents"] for s in ("train", "validation", "test")} == {
@@ -342,6 +355,55 @@ def test_ingest_splits_the_raw_corpus(ingested: Path) -> None:
     assert (ingested / "data/corpus/manifest.json").exists()
 
 
+@pytest.fixture
+def word_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """The bundled word lists' paths moved into ``tmp_path``: a stage run here never touches
+    the lists in deid/resources."""
+    from deid.words import public as public_words
+    from deid.words import vocabulary
+
+    paths = {name: tmp_path / "lists" / f"{name}.txt.xz" for name in ("lowercase_words", "nouns", "public_words")}
+    paths["lowercase_words"].parent.mkdir()
+    monkeypatch.setattr(vocabulary, "RESOURCE", paths["lowercase_words"])
+    monkeypatch.setattr(vocabulary, "NOUN_RESOURCE", paths["nouns"])
+    monkeypatch.setattr(public_words, "RESOURCE", paths["public_words"])
+    return paths
+
+
+@pytest.mark.slow
+def test_words_builds_the_lists_from_the_training_split(ingested: Path, word_lists: dict[str, Path], tmp_path: Path) -> None:
+    import hashlib
+
+    from deid.io import read_word_list
+
+    words.main(["--train", f"{ingested}/data/corpus/train.jsonl", "--metrics", f"{tmp_path}/words.json"])
+    metrics = _read(tmp_path / "words.json")
+    assert set(metrics) == set(word_lists)
+    for name, path in word_lists.items():
+        assert metrics[name]["words"] == len(read_word_list(path)) > 0, name
+        assert metrics[name]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.slow
+def test_words_refuses_reserved_documents(ingested: Path, word_lists: dict[str, Path], tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="reserved evaluation documents"):
+        words.main(["--train", f"{ingested}/data/corpus/test.jsonl", "--metrics", f"{tmp_path}/words.json"])
+    assert not [p for p in word_lists.values() if p.exists()]
+
+
+@pytest.mark.slow
+def test_words_on_the_bundled_corpus_gives_the_committed_lists(word_lists: dict[str, Path], tmp_path: Path) -> None:
+    """The stage on the corpus the bundled sources give (the project's params) rebuilds the
+    committed lists byte for byte: making it a stage changed none of them."""
+    import_sources(SOURCES, tmp_path / "raw")
+    ingest.main(["--raw", f"{tmp_path}/raw", "--params", str(ROOT / "params.yaml"),
+                 "--output", f"{tmp_path}/corpus", "--metrics", f"{tmp_path}/corpus.json"])  # fmt: skip
+    words.main(["--train", f"{tmp_path}/corpus/train.jsonl", "--metrics", f"{tmp_path}/words.json"])
+    for name, path in word_lists.items():
+        assert path.read_bytes() == (ROOT / "deid/resources" / path.name).read_bytes(), name
+
+
+@pytest.mark.slow
 def test_paragraphs_round_trip_with_their_offset_runs(with_paragraphs: Path) -> None:
     from deid.io import read_documents, read_jsonl
     from deid.paragraphs import Paragraph, extract_paragraphs
@@ -360,6 +422,7 @@ def test_paragraphs_round_trip_with_their_offset_runs(with_paragraphs: Path) -> 
     assert metrics["failed"] == 0
 
 
+@pytest.mark.slow
 def test_placeholders_cover_every_document(with_placeholders: Path) -> None:
     from deid.io import read_jsonl
 
@@ -374,6 +437,7 @@ def test_placeholders_cover_every_document(with_placeholders: Path) -> None:
     assert (ws / "data/work/placeholders.quarantine.jsonl").read_text() == ""
 
 
+@pytest.mark.slow
 def test_validate_runs_the_data_checks(validated: Path) -> None:
     metrics = _read(validated / "reports/validate.json")
     assert metrics["passed"] is True
@@ -385,6 +449,7 @@ def test_validate_runs_the_data_checks(validated: Path) -> None:
     assert "corpus_integrity" in (validated / "reports/validate.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_validate_fails_below_the_thresholds(validated: Path, tmp_path: Path) -> None:
     ws = validated
     params = yaml.safe_load((ws / "params.yaml").read_text(encoding="utf-8"))
@@ -401,6 +466,7 @@ def test_validate_fails_below_the_thresholds(validated: Path, tmp_path: Path) ->
     assert metrics["corpus_integrity"]["success"] is True
 
 
+@pytest.mark.slow
 def test_dataset_writes_training_documents_and_rewritten_test_sets(with_dataset: Path) -> None:
     from deid.io import read_documents
 
@@ -427,6 +493,7 @@ def test_dataset_writes_training_documents_and_rewritten_test_sets(with_dataset:
     )
 
 
+@pytest.mark.slow
 def test_dataset_refuses_a_corpus_that_failed_validation(validated: Path, tmp_path: Path) -> None:
     report = tmp_path / "validate.json"
     report.write_text(json.dumps({"passed": False}), encoding="utf-8")
@@ -458,6 +525,7 @@ def test_dataset_refuses_a_corpus_that_failed_validation(validated: Path, tmp_pa
         )
 
 
+@pytest.mark.slow
 def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
     ws = trained
     assert (ws / "models/latest/training_report.json").exists()
@@ -468,6 +536,7 @@ def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
     assert {"epoch", "train_loss", "val_precision", "val_recall"} <= set(history[0])
 
 
+@pytest.mark.slow
 def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> None:
     """Same corpus, params and seed: the same vocabulary, initial and final weights, and
     threshold, so a run (and its gate decision) can be reproduced."""
@@ -485,6 +554,7 @@ def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> N
     assert learned(_read(ws / "reports/plots/train_history.json")) == learned(_read(tmp_path / "history.json"))
 
 
+@pytest.mark.slow
 def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Path, reviewed: dict) -> None:
     """The issue's measure: a decision uploaded as DOCX and reviewed in the service is a
     training document of the next training run (its id in the training report), with its
@@ -511,6 +581,7 @@ def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Pat
     assert reviewed["saved"]["docx"]["decisions"]["added"] == len(reviewed["names"])
 
 
+@pytest.mark.slow
 def test_reviews_stage_on_a_fresh_clone_gives_empty_sets(with_dataset: Path, tmp_path: Path) -> None:
     ws = with_dataset
     reviews.main(
@@ -521,6 +592,7 @@ def test_reviews_stage_on_a_fresh_clone_gives_empty_sets(with_dataset: Path, tmp
     assert (tmp_path / "out/train.jsonl").read_text() == (tmp_path / "out/evaluation.jsonl").read_text() == ""
 
 
+@pytest.mark.slow
 def test_evaluate_writes_metrics_reports_and_recall_plots(evaluated: Path) -> None:
     ws = evaluated
     metrics = _read(ws / "reports/evaluation.json")
@@ -556,9 +628,10 @@ def _module_file(name: str) -> Path | None:
     return path.with_suffix(".py") if path.with_suffix(".py").exists() else None
 
 
-def _deid_closure(start: Path) -> set[str]:
+@functools.cache
+def _deid_closure(start: Path) -> frozenset[str]:
     """Every deid module file ``start`` imports, directly or not (function-level imports
-    included), as project-relative paths."""
+    included), as project-relative paths (computed once per stage)."""
     seen: set[Path] = set()
     todo = [start]
     while todo:
@@ -580,11 +653,16 @@ def _deid_closure(start: Path) -> set[str]:
                     found = _module_file(".".join(parts[:i]))
                     if found is not None:
                         todo.append(found)
-    return {str(p.relative_to(ROOT)) for p in seen} - {"deid/__init__.py"}
+    return frozenset(str(p.relative_to(ROOT)) for p in seen) - {"deid/__init__.py"}
 
 
 def _covered(module: str, deps: list[str]) -> bool:
     return any(module == d or module.startswith(d + "/") for d in deps)
+
+
+def _outs(spec: dict) -> list[str]:
+    """A stage's out paths (plain, or with options)."""
+    return [o if isinstance(o, str) else next(iter(o)) for o in spec.get("outs", [])]
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -595,13 +673,60 @@ def test_stage_deps_cover_the_modules_it_imports(stage: str) -> None:
     modules = _deid_closure(ROOT / "pipelines" / f"{stage}.py")
     missing = sorted(m for m in modules if not _covered(m, deps))
     assert not missing, f"{stage}: add to deps in dvc.yaml: {missing}"
+    resources = [d for d in deps if _covered(d, ["deid/resources"])]
     if any(_covered(user, [m]) or _covered(m, [user]) for m in modules for user in RESOURCE_USERS):
-        assert "deid/resources" in deps, f"{stage} reads deid/resources"
+        # the stage that writes the word lists reads only the gazetteers (no stage depends
+        # on its own outs); every other stage follows all of deid/resources
+        writes = any(_covered(o, ["deid/resources"]) for o in _outs(spec))
+        expected = ["deid/resources/gazetteers"] if writes else ["deid/resources"]
+        assert resources == expected, f"{stage} reads deid/resources: deps {expected}"
     code = [d for d in deps if d.startswith(("deid/", "pipelines/"))]
     assert all((ROOT / d).exists() for d in code), f"{stage}: a code dep does not exist"
+    # a dep the stage never imports re-runs it for nothing (deid/resources is data it reads)
+    stale = [d for d in code if d not in resources and not any(_covered(m, [d]) for m in modules)]
+    assert not stale, f"{stage}: remove from deps in dvc.yaml: {stale}"
     assert not [d for d in code if d.startswith(PACKAGES) and d not in PACKAGES], (
         f"{stage}: name packages as folders"
     )
+
+
+# what a change to the model or the anonymize policy touches; the data stages must not
+# import it, or `dvc repro` re-runs validate → dataset → train after every policy edit
+MODEL_STACK = ("deid/anonymize.py", "deid/policy.py", "deid/ner.py", "deid/models.py",
+               "deid/train_model.py", "deid/training.py", "deid/trainer.py", "deid/onnx_engine.py")  # fmt: skip
+MODEL_PACKAGES = {"torch", "transformers", "onnx", "onnxruntime", "safetensors"}
+
+
+def _third_party(modules: set[str]) -> set[str]:
+    """The top-level packages the given project files import (function level included)."""
+    found: set[str] = set()
+    for module in modules:
+        for node in ast.walk(ast.parse((ROOT / module).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("stage", ("validate", "dataset", "reviews"))
+def test_data_stages_do_not_depend_on_the_model_stack(stage: str) -> None:
+    modules = _deid_closure(ROOT / "pipelines" / f"{stage}.py")
+    assert not sorted(modules & set(MODEL_STACK)), f"{stage} imports the model stack"
+    assert not sorted(_third_party(modules) & MODEL_PACKAGES), f"{stage} imports a model package"
+    deps = DVC_YAML["stages"][stage]["deps"]
+    assert not [d for d in deps if d in MODEL_STACK or d.startswith("deid/commands")]
+
+
+def test_words_outs_are_the_lists_the_library_reads() -> None:
+    """The stage writes where the library keeps its lists, kept in git, out of the cache."""
+    from deid.words import public as public_words
+    from deid.words import vocabulary
+
+    spec = DVC_YAML["stages"]["words"]
+    lists = (vocabulary.RESOURCE, vocabulary.NOUN_RESOURCE, public_words.RESOURCE)
+    assert _outs(spec) == [str(p.relative_to(ROOT)) for p in lists]
+    assert all(o[next(iter(o))] == {"cache": False} for o in spec["outs"])
 
 
 def _keys(section: dict, prefix: str) -> set[str]:
@@ -631,6 +756,7 @@ def test_metrics_and_plots_stay_out_of_the_cache() -> None:
     assert plotted <= set(declared)
 
 
+@pytest.mark.slow
 def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
     shutil.copy(ROOT / "dvc.yaml", tmp_path)
     shutil.copy(ROOT / "params.yaml", tmp_path)
@@ -651,6 +777,9 @@ def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
     order = dvc("dag", "--dot")
     for upstream, downstream in [
         ("ingest", "paragraphs"),
+        ("ingest", "words"),
+        ("words", "placeholders"),
+        ("words", "validate"),
         ("ingest", "placeholders"),
         ("placeholders", "validate"),
         ("validate", "dataset"),

@@ -139,6 +139,7 @@ def test_offsets_round_trip_on_a_real_decision() -> None:
         previous_end = span.end
 
 
+@pytest.mark.slow
 def test_whole_training_collection_runs_and_finds_typed_placeholders(sources) -> None:
     import lzma
 

@@ -21,6 +21,7 @@ GOLD = ("data/gold/ler_rewritten.jsonl", "data/gold/bavaria/rewritten.jsonl")
 _GOLDEN = "19805c7ec5e3ffb4c18fce539711f1032a545d123a76c3a577760b822c72bd19"
 
 
+@pytest.mark.slow
 def test_keep_zones_of_real_decisions_are_unchanged(sources: Path) -> None:
     paths = sorted((sources / "decisions").glob("*/*.txt.xz"))
     texts = [read_source(p.relative_to(sources).as_posix()) for p in paths]

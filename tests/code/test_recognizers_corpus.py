@@ -21,6 +21,8 @@ import pytest
 from deid.recognizers import analyze_all, build_recognizers
 from deid.schema import Span
 
+pytestmark = pytest.mark.slow  # every recognizer over the whole bundled corpus: seconds per test
+
 DECISIONS = Path(__file__).resolve().parents[2] / "data" / "sources" / "decisions"
 
 # upper bounds per label over the whole bundled corpus (found when written in brackets)

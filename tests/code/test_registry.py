@@ -23,6 +23,8 @@ from deid.train_model import REPORT_FILE, TrainingOutput
 from deid.trainer import EpochStats, TrainResult
 from tests.conftest import ROOT, read_source
 
+pytestmark = pytest.mark.slow  # a real MLflow store and a trained tiny pipeline: seconds per test
+
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"
 GOLD_IDS = ("ler-bgh-0030.auto-s13", "ler-bgh-0053.auto-s13")  # short, with PERSON gold spans
 ALIAS_URI = f"models:/{registry.MODEL_NAME}@{registry.CHALLENGER}"

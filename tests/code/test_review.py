@@ -144,6 +144,7 @@ def test_a_retried_save_is_stored_once(text: str, tmp_path: Path) -> None:
     assert [r["id"] for r in read_reviews(tmp_path)] == [record["id"], other["id"]]
 
 
+@pytest.mark.slow
 def test_frozen_holds_saves_back_and_a_limited_read_ends_at_the_snapshot(text: str, tmp_path: Path) -> None:
     """While a retrain versions the store, saves wait; reading the snapshot's size later gives
     exactly the reviews that were versioned, not one saved afterwards."""

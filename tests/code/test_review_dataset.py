@@ -93,6 +93,7 @@ def _bavarian_variants() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("variant", list(_bavarian_variants()))
+@pytest.mark.slow
 def test_a_review_of_a_bavarian_gold_decision_is_kept_out_of_training(
     variant: str, reserved: ReservedIndex, tmp_path: Path
 ) -> None:
@@ -111,6 +112,7 @@ def test_a_review_of_a_bavarian_gold_decision_is_kept_out_of_training(
     assert texts == [other] and [d.text for d in review_documents(train)] in ([other], [])
 
 
+@pytest.mark.slow
 def test_bundled_decisions_that_are_not_reserved_are_not_refused(reserved: ReservedIndex) -> None:
     """The 8-gram overlap of the training courts' decisions with the reserved ones stays far
     below the threshold (boilerplate shared with LER bverwg is about a fifth at most)."""
@@ -120,6 +122,7 @@ def test_bundled_decisions_that_are_not_reserved_are_not_refused(reserved: Reser
     assert min(reserved.overlap(d.text) for d in docs if d.court == "bavaria") == 1.0
 
 
+@pytest.mark.slow
 def test_one_review_per_document_and_bad_lines_are_invalid(reserved: ReservedIndex, tmp_path: Path) -> None:
     text = decision()
     store = ReviewStore(tmp_path / "reviews")

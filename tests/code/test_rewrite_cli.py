@@ -94,6 +94,7 @@ def test_unknown_ids_are_refused(tmp_path, docs_dir):
     assert result.exit_code != 0 and "not in the input" in result.output
 
 
+@pytest.mark.slow
 def test_auto_on_ler_conll(tmp_path):
     out = tmp_path / "auto.jsonl"
     result = CliRunner().invoke(

@@ -98,6 +98,7 @@ def test_core_bounds(surface, core):
     assert surface[a:b] == core
 
 
+@pytest.mark.slow
 def test_skipping_hides_almost_no_ler_placeholder():
     """On BGH decisions, a gold placeholder whose elements are all plain must be one the
     detector suggests (the tool shows suggested elements)."""

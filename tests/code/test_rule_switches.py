@@ -331,6 +331,7 @@ def _chain_before_switches(text: str, model_spans: list[Span], keep_labels: tupl
     return propagate(text, kept, blocked=zones, min_score=0.7, min_share=0.25)
 
 
+@pytest.mark.slow
 def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
     """Model spans on every third word (all labels, scores 0.3–0.99): the default chain, the
     one with MONEY kept and the legacy flags' mapping give exactly the old chain's spans."""

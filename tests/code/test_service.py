@@ -30,6 +30,8 @@ from tests.code.test_formats_docx import build_docx
 from tests.code.test_registry import pipeline_dir  # noqa: F401 - the same untrained tiny pipeline
 from tests.conftest import ROOT, read_source
 
+pytestmark = pytest.mark.slow  # each test talks to a started `deid serve` process: seconds per test
+
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"
 CONTACT = ("\n\nDie Klägerin ist erreichbar unter kanzlei.berger@beispiel-recht.de, "
            "Bankverbindung IBAN DE89 3704 0044 0532 0130 00.\n")  # fmt: skip

@@ -82,6 +82,7 @@ def sample_report(sample) -> dict:
     return so.overlap_set(sample, so.default_sources(frozenset()))
 
 
+@pytest.mark.slow
 def test_eval_pool_surrogates_are_in_the_gazetteers_the_rules_read(sample, sample_report):
     """By construction: the rewrite draws eval-pool entries of the same lists, so no sample
     document is unseen, while the training pool and (here empty) text miss most."""
@@ -95,6 +96,7 @@ def test_eval_pool_surrogates_are_in_the_gazetteers_the_rules_read(sample, sampl
     assert person["spans_unseen_in_training"] > 0
 
 
+@pytest.mark.slow
 def test_training_text_makes_a_document_seen(sample, sample_report, tmp_path):
     unseen = sample_report["documents"]["unseen_in_training"]["ids"]
     chosen = next(d for d in sample if d.id == unseen[0])
@@ -110,6 +112,7 @@ def test_training_text_makes_a_document_seen(sample, sample_report, tmp_path):
     assert set(again["documents"]["unseen_in_training"]["ids"]) < set(unseen)
 
 
+@pytest.mark.slow
 def test_report_holds_counts_and_ids_never_words(sample, sample_report):
     dumped = json.dumps(sample_report, ensure_ascii=False)
     words = {
@@ -122,6 +125,7 @@ def test_report_holds_counts_and_ids_never_words(sample, sample_report):
     assert words and not any(w in dumped for w in words)
 
 
+@pytest.mark.slow
 def test_cli_overlap_and_an_evaluation_restricted_to_unseen_documents(sample, tmp_path):
     from deid.cli import app
 

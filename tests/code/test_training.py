@@ -90,6 +90,7 @@ def test_random_token_scheme_uses_corpus_words(docs) -> None:
     assert all(it.loss_spans is None for it in items)
 
 
+@pytest.mark.slow
 def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
     _, l2i = label_maps()
     spec = ModelSpec(hidden_size=64, num_layers=1, num_heads=2, intermediate_size=128, max_length=128)
@@ -106,6 +107,7 @@ def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
     assert result.best_val["precision"] >= 0.5
 
 
+@pytest.mark.slow
 def test_mlm_pretraining_learns_court_language_into_the_encoder(docs, tokenizer) -> None:
     """GiusBERTo-style domain pre-training: the encoder learns, the classification head does not move."""
     from deid.pretrain import pretrain_mlm
@@ -138,6 +140,7 @@ def test_wordpiece_vocabulary_is_the_same_in_every_run(docs) -> None:
     )
 
 
+@pytest.mark.slow
 def test_training_repeats_exactly_with_the_same_seed(docs) -> None:
     """Same corpus, seed and steps: the same weights (a run can be reproduced and compared)."""
     _, l2i = label_maps()
@@ -156,6 +159,7 @@ def test_training_repeats_exactly_with_the_same_seed(docs) -> None:
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
 
 
+@pytest.mark.slow
 def test_pipeline_round_trip_and_untouched_text(tmp_path, docs, tokenizer) -> None:
     spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
     model = build_model(spec, tokenizer)

@@ -12,6 +12,8 @@ import pytest
 
 from deid import versioning as v
 
+pytestmark = pytest.mark.slow  # real git and DVC repositories: seconds per test
+
 
 def _git(repo: Path, *args: str) -> str:
     return subprocess.run(

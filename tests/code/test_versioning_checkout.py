@@ -15,6 +15,8 @@ import pytest
 from deid import versioning
 from tests.conftest import SOURCES
 
+pytestmark = pytest.mark.slow  # real git and DVC repositories: seconds per test
+
 FILES = ("decisions/bag/1-azr-62-23.txt.xz", "decisions/bag/9-azr-115-23.txt.xz")
 
 

@@ -26,6 +26,9 @@ from deid.schema import Span
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS = ROOT / "params.yaml"
 GX = ROOT / "gx"
+# a test that builds the corpus from every bundled source or runs a GX validation takes
+# seconds: `make test-fast` leaves it out, `make test` runs it
+GX_RUN = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +109,7 @@ def assert_numbers_only(result: CheckResult) -> None:
 # --- the real data passes -------------------------------------------------------------------
 
 
+@GX_RUN
 def test_corpus_integrity_passes(corpus, params, placeholders, project):
     result = run_corpus_integrity(corpus, params, placeholders=placeholders, project_dir=project)
     assert result.success, result.summary
@@ -117,6 +121,7 @@ def test_corpus_integrity_passes(corpus, params, placeholders, project):
     )
 
 
+@GX_RUN
 def test_training_set_passes(corpus, params, placeholders, project):
     result = run_training_set(corpus, params, placeholders=placeholders, project_dir=project)
     assert result.success, result.summary
@@ -124,6 +129,7 @@ def test_training_set_passes(corpus, params, placeholders, project):
     assert result.docs_path.exists()
 
 
+@GX_RUN
 def test_placeholder_quality_passes(corpus, params, project):
     result = run_placeholder_quality(corpus, params, project_dir=project)
     assert result.success, result.summary
@@ -158,6 +164,7 @@ EMPTY = {"id": "dec-bag-empty-stub", "text": "", "court": "bag",
         ("reserved_in_train", "train", {"reserved_only_in_test"}),
     ],
 )
+@GX_RUN
 def test_corpus_integrity_fails_on_corruption(
     case, split, expected, corpus, params, placeholders, project, tmp_path
 ):
@@ -181,6 +188,7 @@ def test_corpus_integrity_fails_on_corruption(
     "case, expected",
     [("reserved_in_train", {"no_reserved_documents"}), ("unknown_label", {"labels_known"})],
 )
+@GX_RUN
 def test_training_set_fails_on_corruption(
     case, expected, corpus, params, placeholders, project, tmp_path
 ):
@@ -203,6 +211,7 @@ def test_training_set_fails_on_corruption(
     assert_numbers_only(result)
 
 
+@GX_RUN
 def test_placeholder_quality_fails_when_half_the_placeholders_are_missed(corpus, params, project):
     from deid.placeholders import detect_placeholders
 
@@ -222,6 +231,7 @@ def test_placeholder_quality_fails_when_half_the_placeholders_are_missed(corpus,
 # --- tables, privacy, stored suites, CLI ---------------------------------------------------
 
 
+@GX_RUN
 def test_element_counts_match_deid_elements(splits, placeholders):
     """The fast counter of the tables gives deid.elements' numbers (the metrics' units)."""
     import random
@@ -247,6 +257,7 @@ def test_element_counts_match_deid_elements(splits, placeholders):
         assert element_counts(text, spans) == reference(text, spans)
 
 
+@GX_RUN
 def test_tables_carry_no_text(splits, placeholders):
     """Only ids, labels and numbers: every string column is an id or from a small set."""
     from deid.checks.tables import corpus_table, training_table
@@ -261,6 +272,7 @@ def test_tables_carry_no_text(splits, placeholders):
             assert table[column].nunique() <= 12, column
 
 
+@GX_RUN
 def test_gx_artifacts_hold_no_document_text(
     corpus, params, placeholders, project, tmp_path, splits
 ):
@@ -294,6 +306,7 @@ def test_stored_suites_match_params():
         assert _without_ids(stored["expectations"]) == _without_ids(want), name
 
 
+@GX_RUN
 def test_cli_exits_nonzero_with_summary(corpus, params, placeholders, project, tmp_path):
     from typer.testing import CliRunner
 
@@ -341,6 +354,7 @@ def _saved_reviews(corpus: Path, folder: Path) -> list[str]:
     return store.path.read_text(encoding="utf-8").splitlines()
 
 
+@GX_RUN
 def test_reviews_suite_passes_on_no_reviews_and_counts_a_refused_one(corpus, project, tmp_path):
     from deid.checks import run_reviews
 
@@ -382,6 +396,7 @@ def _tampered(line: str, case: str) -> list[str]:
         ("not_json", {"records_parsed"}),
     ],
 )
+@GX_RUN
 def test_reviews_suite_fails_on_a_tampered_store(corpus, project, tmp_path, case, expected):
     from deid.checks import run_reviews
     from deid.review import REVIEWS_FILE
@@ -398,6 +413,7 @@ def test_reviews_suite_fails_on_a_tampered_store(corpus, project, tmp_path, case
     assert text[100:160] not in result.summary and text[100:160] not in json.dumps(result.to_dict())
 
 
+@GX_RUN
 def test_reviews_suite_fails_when_a_reserved_review_would_be_used(corpus, project, tmp_path):
     """A second line of defence: should the preparation ever let a reserved document
     through, the suite, which recomputes the overlap, fails the run."""
