@@ -35,6 +35,7 @@ from typing import Any
 
 from deid import registry
 from deid.errors import UserError
+from deid.params import check_keys, field_names, section
 from deid.schema import REVIEWER
 
 logger = logging.getLogger(__name__)
@@ -67,10 +68,8 @@ class GateConfig:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> GateConfig:
-        data = dict(params.get("gate") or {})
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown gate settings {sorted(unknown)}")
+        data = section(params.get("gate"), "gate")
+        check_keys("gate", data, field_names(cls))
         if "gold_sets" in data:
             data["gold_sets"] = tuple(registry.check_set_name(s) for s in data["gold_sets"])
         if "compare" in data:
@@ -105,7 +104,7 @@ class GateConfig:
 
 
 def load_gate_config(path: str | Path = "params.yaml") -> GateConfig:
-    from deid.settings import load_params
+    from deid.params import load_params
 
     return GateConfig.from_params(load_params(path))
 

@@ -5,20 +5,17 @@ back to a default without a word."""
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from deid.anonymize import PipelineConfig
 from deid.chain import Chain, parse_chain, registry
 from deid.models import ModelSpec
+from deid.params import DEFAULT_PARAMS, check_keys, load_params, section
 from deid.trainer import TrainConfig
 from deid.training import DataConfig
 
-DEFAULT_PARAMS = Path("params.yaml")
 PROFILES = ("tiny", "small", "base")
 
 
@@ -85,30 +82,8 @@ SET_ELSEWHERE: dict[str, str] = {
 }
 
 
-def _section(data: Any, name: str) -> dict[str, Any]:
-    """A mapping of params.yaml (empty when absent), checked to be one."""
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise TypeError(f"params.yaml: '{name}' must be a mapping")
-    return dict(data)
-
-
-def _check_keys(section: str, data: dict[str, Any], allowed: set[str] | frozenset[str]) -> None:
-    """Raise on keys nothing reads, naming each with the closest allowed key (never a value:
-    values may be sensitive), so that a typo cannot silently fall back to a default."""
-    choices = sorted(k for k in allowed if f"{section}.{k}" not in SET_ELSEWHERE)
-    problems = []
-    for key in sorted(map(str, data)):
-        name = f"{section}.{key}" if section else key
-        if name in SET_ELSEWHERE:
-            problems.append(f"key '{name}' is set by {SET_ELSEWHERE[name]}")
-        elif key not in allowed:
-            close = difflib.get_close_matches(key, choices, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            problems.append(f"unknown key '{name}'{hint}")
-    if problems:
-        raise ValueError("params.yaml: " + "; ".join(problems))
+def _check_keys(name: str, data: dict[str, Any], allowed: set[str] | frozenset[str]) -> None:
+    check_keys(name, data, allowed, set_elsewhere=SET_ELSEWHERE)
 
 
 def _fields(cls: type, rule: str) -> set[str]:
@@ -123,16 +98,16 @@ def _pick(cls: type, data: dict[str, Any], section: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k in names}
 
 
-def _profiles(data: dict[str, Any], section: str, cls: type) -> dict[str, dict[str, Any]]:
-    """``section``'s profiles, every one checked (not only the one in use: a typo in ``base``
+def _profiles(data: dict[str, Any], name: str, cls: type) -> dict[str, dict[str, Any]]:
+    """``name``'s profiles, every one checked (not only the one in use: a typo in ``base``
     must fail on the CPU as well) against ``cls``'s fields and the EXTRA_KEYS of a profile."""
-    profiles = _section(data.get("profiles"), f"{section}.profiles")
-    _check_keys(f"{section}.profiles", profiles, set(PROFILES))
-    allowed = _fields(cls, f"{section}.profiles.*")
+    profiles = section(data.get("profiles"), f"{name}.profiles")
+    _check_keys(f"{name}.profiles", profiles, set(PROFILES))
+    allowed = _fields(cls, f"{name}.profiles.*")
     out = {}
-    for name, values in profiles.items():
-        out[name] = _section(values, f"{section}.profiles.{name}")
-        _check_keys(f"{section}.profiles.{name}", out[name], allowed)
+    for profile, values in profiles.items():
+        out[profile] = section(values, f"{name}.profiles.{profile}")
+        _check_keys(f"{name}.profiles.{profile}", out[profile], allowed)
     return out
 
 
@@ -154,33 +129,28 @@ def _chain(entries: Any) -> list[dict[str, Any]]:
     _check_keys("anonymize.chain", dict.fromkeys(map(str, names)), set(components))
     for name, entry in zip(names, entries):
         if isinstance(entry, dict):
-            config = _section(entry[name], f"anonymize.chain.{name}")
+            config = section(entry[name], f"anonymize.chain.{name}")
             versions = components[str(name)]
             _check_keys(f"anonymize.chain.{name}", config, {f.name for f in fields(versions[max(versions)].config)})
     return [s.to_dict() for s in parse_chain(entries)]
 
 
-def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
-
-
 def settings_from_params(params: dict[str, Any], profile: str | None = None) -> Settings:
     """Resolve a profile (tiny | small | base) into typed settings; unknown keys raise."""
     _check_keys("", params, EXTRA_KEYS[""])
-    model_p = _section(params.get("model"), "model")
+    model_p = section(params.get("model"), "model")
     _check_keys("model", model_p, EXTRA_KEYS["model"])
     profile = profile or model_p.get("profile", "small")
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; choose one of {PROFILES}")
-    data_p = _section(params.get("dataset"), "dataset")
+    data_p = section(params.get("dataset"), "dataset")
     spec = ModelSpec(**_profiles(model_p, "model", ModelSpec).get(profile, {}))
     data = DataConfig(**_pick(DataConfig, data_p, "dataset"), max_length=spec.max_length)
-    train_p = _section(params.get("train"), "train")
+    train_p = section(params.get("train"), "train")
     train_profile = _profiles(train_p, "train", TrainConfig).get(profile, {})
     max_documents = int(train_profile.pop("max_documents", 0) or 0)
     train = TrainConfig(**{**_pick(TrainConfig, train_p, "train"), **train_profile})
-    anon = _section(params.get("anonymize"), "anonymize")
+    anon = section(params.get("anonymize"), "anonymize")
     pipeline = PipelineConfig.from_dict(
         {
             **_pick(PipelineConfig, anon, "anonymize"),
@@ -197,12 +167,12 @@ def settings_from_params(params: dict[str, Any], profile: str | None = None) -> 
         profile=profile,
         data=data,
         tokenizer=TokenizerConfig(
-            **_pick(TokenizerConfig, _section(params.get("tokenizer"), "tokenizer"), "tokenizer")
+            **_pick(TokenizerConfig, section(params.get("tokenizer"), "tokenizer"), "tokenizer")
         ),
         spec=spec,
         train=train,
         pretrain=PretrainConfig(
-            **_pick(PretrainConfig, _section(params.get("pretrain"), "pretrain"), "pretrain")
+            **_pick(PretrainConfig, section(params.get("pretrain"), "pretrain"), "pretrain")
         ),
         pipeline=pipeline,
         base=model_p.get("base") or spec.base,

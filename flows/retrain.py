@@ -121,7 +121,7 @@ def register_model(
 ) -> dict[str, str]:
     """Log the run and the pipeline as a pyfunc; the new version becomes ``challenger``."""
     from deid.registry import log_training_run
-    from deid.settings import load_params
+    from deid.params import load_params
 
     info = log_training_run(
         output, load_params(in_project(project_dir, params_path)), tracking_uri=tracking_uri,

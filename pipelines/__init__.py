@@ -34,15 +34,17 @@ def setup_logging() -> None:
     )
 
 
-def read_params(path: Path, section: str) -> dict[str, Any]:
-    """One section of the params file (``dvc.yaml`` lists the keys a stage depends on)."""
-    import yaml
+def read_params(path: Path, name: str, keys: Iterable[str]) -> dict[str, Any]:
+    """One section of the params file (``dvc.yaml`` lists the keys a stage depends on); a key
+    outside ``keys`` (the ones the stage reads) is an error naming the closest one."""
+    from deid.params import check_keys, load_params, section
 
-    with open(path, encoding="utf-8") as fh:
-        params = yaml.safe_load(fh) or {}
-    if section not in params:
-        raise SystemExit(f"{path}: no '{section}' section")
-    return params[section] or {}
+    params = load_params(path)
+    if name not in params:
+        raise SystemExit(f"{path}: no '{name}' section")
+    data = section(params[name], name)
+    check_keys(name, data, keys)
+    return data
 
 
 def write_json(path: Path, data: Any) -> None:

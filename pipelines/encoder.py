@@ -16,7 +16,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from deid.encoder import import_encoder, pruning_texts
     from deid.io import read_documents
 
-    params = read_params(args.params, "encoder")
+    params = read_params(args.params, "encoder", ("prune_vocabulary", "layers"))
     texts = None
     if params.get("prune_vocabulary", True):
         texts = pruning_texts(d.text for d in read_documents(args.dataset / "train.jsonl"))

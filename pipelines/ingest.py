@@ -18,7 +18,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     setup_logging()
     from deid.corpus import SPLITS, build_corpus
 
-    params = read_params(args.params, "corpus")
+    params = read_params(args.params, "corpus", ("validation_share", "salt"))
     manifest = build_corpus(
         args.raw, args.output, float(params["validation_share"]), str(params["salt"])
     )

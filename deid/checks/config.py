@@ -7,12 +7,11 @@ of a gate. Unknown keys are logged (a typo would otherwise silently fall back to
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from deid.params import check_keys, field_names, load_params, section
 from deid.schema import LOCATION, ORGANIZATION, PERSON
 
 logger = logging.getLogger(__name__)
@@ -51,12 +50,8 @@ class CheckParams:
 
 def check_params(params: dict[str, Any] | None) -> CheckParams:
     """``CheckParams`` from a loaded params.yaml (the whole file, not only the section)."""
-    section = dict((params or {}).get(SECTION) or {})
-    names = {f.name for f in fields(CheckParams)}
-    unknown = sorted(set(section) - names)
-    if unknown:
-        logger.warning("params %s: unknown keys ignored: %s", SECTION, ", ".join(unknown))
-    values = {k: v for k, v in section.items() if k in names}
+    values = section((params or {}).get(SECTION), SECTION)
+    check_keys(SECTION, values, field_names(CheckParams))
     for key in ("encodings", "required_labels"):
         if key in values:
             values[key] = tuple(values[key])
@@ -65,5 +60,4 @@ def check_params(params: dict[str, Any] | None) -> CheckParams:
 
 def load_check_params(path: str | Path = "params.yaml") -> CheckParams:
     """Thresholds from a params file (read with PyYAML only: no model imports)."""
-    with open(path, encoding="utf-8") as fh:
-        return check_params(yaml.safe_load(fh) or {})
+    return check_params(load_params(path))

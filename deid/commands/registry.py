@@ -37,7 +37,7 @@ def register_cmd(
     """Log a trained pipeline as an MLflow run + pyfunc, register it, alias it ``challenger``.
     Evaluate it with ``deid evaluate-model --model models:/deid-ner/N --record SET``."""
     from deid.registry import log_training_run, training_output_from_dir
-    from deid.settings import load_params
+    from deid.params import load_params
 
     if not (pipeline / "pipeline.json").exists():
         raise typer.BadParameter(f"{pipeline} is not a saved pipeline (no pipeline.json)")

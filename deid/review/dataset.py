@@ -36,10 +36,11 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deid.params import check_keys, field_names, load_params, section
 from deid.review.record import ADDED, DECISIONS, ReviewError, check_review
 from deid.schema import Document, Span, coarse_label
 
@@ -73,10 +74,8 @@ class ReviewSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> ReviewSettings:
-        data = dict(params.get("reviews") or {})
-        unknown = sorted(set(data) - {f.name for f in fields(cls)})
-        if unknown:
-            raise ValueError(f"unknown reviews settings {unknown}")
+        data = section(params.get("reviews"), "reviews")
+        check_keys("reviews", data, field_names(cls))
         if "reserved_gold" in data:
             data["reserved_gold"] = tuple(map(str, data["reserved_gold"]))
         cfg = cls(**data)
@@ -87,10 +86,7 @@ class ReviewSettings:
 
 def load_review_settings(path: str | Path = "params.yaml") -> ReviewSettings:
     """From a params file, read with PyYAML only (no model imports)."""
-    import yaml
-
-    with open(path, encoding="utf-8") as fh:
-        return ReviewSettings.from_params(yaml.safe_load(fh) or {})
+    return ReviewSettings.from_params(load_params(path))
 
 
 # --- documents and reserved texts -----------------------------------------------------------

@@ -148,3 +148,51 @@ def test_ablation_is_editing_the_list(tmp_path: Path) -> None:
     shipped = [s.name for s in load_settings(ROOT / "params.yaml").pipeline.chain]
     edited = [s.name for s in load_settings(_write(tmp_path, edit)).pipeline.chain]
     assert edited == [n for n in shipped if n != "lowercase"]
+
+
+def _read_gate(path: Path) -> object:
+    from deid.gate import load_gate_config
+
+    return load_gate_config(path)
+
+
+def _read_reviews(path: Path) -> object:
+    from deid.review.dataset import load_review_settings
+
+    return load_review_settings(path)
+
+
+def _read_checks(path: Path) -> object:
+    from deid.checks.config import load_check_params
+
+    return load_check_params(path)
+
+
+def _read_stage(name: str, keys: tuple[str, ...]) -> Callable[[Path], object]:
+    def read(path: Path) -> object:
+        from pipelines import read_params
+
+        return read_params(path, name, keys)
+
+    return read
+
+
+@pytest.mark.parametrize(
+    ("where", "old", "new", "read"),
+    [
+        # the sections other readers than load_settings check, each against its own keys
+        ("gate", "gold_sets", "gold_set", _read_gate),
+        ("reviews", "evaluation_share", "evaluation_shares", _read_reviews),
+        ("validate", "min_precision", "min_precison", _read_checks),
+        ("encoder", "prune_vocabulary", "prune_vocabulry", _read_stage("encoder", ("prune_vocabulary", "layers"))),
+        ("corpus", "validation_share", "validation_shar", _read_stage("corpus", ("validation_share", "salt"))),
+    ],
+)  # fmt: skip
+def test_every_section_reader_is_strict(
+    tmp_path: Path, where: str, old: str, new: str, read: Callable[[Path], object]
+) -> None:
+    read(ROOT / "params.yaml")  # the shipped file loads
+    path = _write(tmp_path, lambda p: _rename(p, where, old, new))
+    with pytest.raises(ValueError, match=re.escape(f"params.yaml: unknown key '{where}.{new}' (did you mean '{old}'?)")) as caught:
+        read(path)
+    assert SECRET not in str(caught.value) and "4711" not in str(caught.value)
