@@ -61,6 +61,7 @@ import ast
 import re
 import shutil
 import subprocess
+import textwrap
 import sys
 from pathlib import Path
 
@@ -157,7 +158,13 @@ ALSO = ("data/README.md",)
 BINARY = (".png", ".jpg", ".xz", ".gz", ".zip", ".pdf", ".docx", ".onnx", ".bin", ".pt")
 
 DOTTED = re.compile(r"(?<![\w./-])deid(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
-FROM_DEID = re.compile(r"^([ \t]*)from deid import ([^(\n#]+?)([ \t]*#.*)?$", re.M)
+PY_NAMES = re.compile(
+    r"^(?P<pind>[ \t]*)from (?P<pmod>deid(?:\.\w+)*) import \((?P<pbody>[^)]*)\)"
+    r"|^(?P<find>[ \t]*)from (?P<fmod>deid(?:\.\w+)*) import (?P<fbody>[^(\n#]+?)"
+    r"(?P<fcom>[ \t]*#.*)?$"
+    r"|" + DOTTED.pattern,
+    re.M,
+)
 PATH = re.compile(r"(?<![\w.-])deid(?:/[A-Za-z0-9_.*-]+)+/?")
 SEGMENTS = re.compile(r'"deid"(\)?)((?:\s*/\s*"[A-Za-z0-9_.-]+")+)')
 FILE_EXPR = re.compile(
@@ -271,25 +278,52 @@ def _defined_names(path: Path) -> set[str]:
 # --- rewriting ------------------------------------------------------------------------
 
 
-def rewrite_from_deid(text: str, plan: Plan) -> str:
-    def repl(m: re.Match[str]) -> str:
-        indent, names, comment = m.group(1), m.group(2), m.group(3) or ""
-        groups: dict[str, list[str]] = {}
-        for item in names.split(","):
+def rewrite_python_names(text: str, plan: Plan, kept: set[str]) -> str:
+    """Dotted names and ``from deid[.pkg] import a, b`` statements, in one pass (so a new name
+    is never mapped twice). An imported name that is itself a moved module (``from
+    deid.placeholders import lexicon``) moves on its own: the statement is split per new
+    package, and a renamed module keeps its local name through ``as``."""
+
+    def names_of(body: str) -> list[tuple[str, str]]:
+        out = []
+        for item in body.replace("\n", " ").split(","):
             item = item.strip()
-            if not item:
-                continue
-            name, _, alias = item.partition(" as ")
-            name, alias = name.strip(), alias.strip()
-            new = plan.map_dotted(f"deid.{name}", set())
-            parent, _, leaf = new.rpartition(".")
+            if item:
+                name, _, alias = item.partition(" as ")
+                out.append((name.strip(), alias.strip()))
+        return out
+
+    def from_stmt(indent: str, module: str, names: list[tuple[str, str]], comment: str,
+                  original: str) -> str:
+        groups: dict[str, list[str]] = {}
+        for name, alias in names:
+            full = f"{module}.{name}"
+            if full in plan.modules:
+                new = plan.map_dotted(full, kept)
+                parent, _, leaf = new.rpartition(".")
+            else:
+                parent, leaf = plan.map_dotted(module, kept), name
             local = alias or name
             groups.setdefault(parent, []).append(leaf if leaf == local else f"{leaf} as {local}")
+        if len(groups) == 1 and all(
+            (alias or name) == name for name, alias in names
+        ) and list(groups.values())[0] == [n for n, _ in names]:
+            # the same names from one package: keep the statement's own layout
+            return original.replace(module, list(groups)[0], 1)
         lines = [f"{indent}from {p} import {', '.join(v)}" for p, v in groups.items()]
         lines[0] += comment
         return "\n".join(lines)
 
-    return FROM_DEID.sub(repl, text)
+    def repl(m: re.Match[str]) -> str:
+        if m.group("pmod"):
+            return from_stmt(m.group("pind"), m.group("pmod"), names_of(m.group("pbody")),
+                             "", m.group(0))
+        if m.group("fmod"):
+            return from_stmt(m.group("find"), m.group("fmod"), names_of(m.group("fbody")),
+                             m.group("fcom") or "", m.group(0))
+        return plan.map_dotted(m.group(0), kept)
+
+    return PY_NAMES.sub(repl, text)
 
 
 def rewrite_paths(text: str, plan: Plan) -> str:
@@ -334,7 +368,7 @@ def rewrite_file_exprs(text: str, old: Path, new: Path, plan: Plan) -> str:
         if with_name is not None and k_new == 0 and rest and (new.parent / rest[0]) != new:
             expr = f'Path(__file__){resolve or ""}.with_name("{rest[0]}")'
             rest = rest[1:]
-        elif dot_parent and k_new == 0:
+        elif k_new == 0:
             expr = f'Path(__file__){resolve or ""}.parent'
         else:
             expr = f"Path(__file__).resolve().parents[{k_new}]"
@@ -476,10 +510,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         new_text = text
         if rel.suffix == ".py":
-            new_text = rewrite_from_deid(new_text, plan)
             new_text = rewrite_file_exprs(new_text, rel, moved.get(rel, rel), plan)
             new_text = rewrite_segments(new_text, plan)
-        new_text = DOTTED.sub(lambda m: plan.map_dotted(m.group(0), kept), new_text)
+            new_text = rewrite_python_names(new_text, plan, kept)
+        else:
+            new_text = DOTTED.sub(lambda m: plan.map_dotted(m.group(0), kept), new_text)
         new_text = rewrite_paths(new_text, plan)
         if rel.name == "pyproject.toml":
             new_text = rewrite_pyproject(new_text, plan)
@@ -504,7 +539,9 @@ def main(argv: list[str] | None = None) -> int:
             init = ROOT / parent / "__init__.py"
             dotted = ".".join(parent.parts)
             if dotted in ROOMS and not init.exists():
-                init.write_text(f'"""{ROOMS[dotted]}"""\n', encoding="utf-8")
+                doc = textwrap.fill(ROOMS[dotted], 96, initial_indent='"""',
+                                    subsequent_indent="")
+                init.write_text(doc + '"""\n', encoding="utf-8")
                 git("add", str(init.relative_to(ROOT)))
     # emptied folders (only caches left) go
     for old, _ in todo:
