@@ -392,7 +392,8 @@ def rewrite_pyproject(text: str, plan: Plan) -> str:
 
 
 def add_room_inits(text: str, rooms: list[str]) -> str:
-    """In dvc.yaml: a stage whose deps reach into a room gets ``<room>/__init__.py``."""
+    """In dvc.yaml: a stage whose deps reach into a room gets ``<room>/__init__.py``; a deid
+    dep that now lies inside another dep folder of the same stage is dropped."""
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -409,6 +410,12 @@ def add_room_inits(text: str, rooms: list[str]) -> str:
                 block.append(lines[i])
                 i += 1
             deps = [b.strip()[2:].strip() for b in block]
+            # a deid path now inside another dep folder of the stage is that folder's part
+            # (deid/resources → deid/words/resources, and deid/words is listed)
+            covered = {d for d in deps if d.startswith("deid/") and any(
+                d.startswith(e + "/") for e in deps if e.startswith("deid/"))}
+            block = [b for b, d in zip(block, deps) if d not in covered]
+            deps = [d for d in deps if d not in covered]
             result = []
             added: set[str] = set()
             for b, d in zip(block, deps):
