@@ -61,8 +61,8 @@ import ast
 import re
 import shutil
 import subprocess
-import textwrap
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,6 +152,11 @@ MAPPING = {
     "deid.resources": "deid.words.resources",
 }
 
+# Dotted strings that look like module paths but are names others store or match on: the
+# Prefect event and resource ids of a pushed corpus (flows/corpus.py emits them,
+# prefect.yaml's trigger matches them; deployments and past events keep theirs).
+NAMES_NOT_PATHS = ("deid.corpus.pushed", "deid.corpus.*", "deid.corpus.{")
+
 # Text files whose references are rewritten: tracked files outside these prefixes.
 SKIP_PREFIXES = ("data/", "reports/", "tools/relayout.py", "dvc.lock", "gx/uncommitted/")
 ALSO = ("data/README.md",)
@@ -163,7 +168,7 @@ PY_NAMES = re.compile(
     r"|^(?P<find>[ \t]*)from (?P<fmod>deid(?:\.\w+)*) import (?P<fbody>[^(\n#]+?)"
     r"(?P<fcom>[ \t]*#.*)?$"
     r"|" + DOTTED.pattern,
-    re.M,
+    re.MULTILINE,
 )
 PATH = re.compile(r"(?<![\w.-])deid(?:/[A-Za-z0-9_.*-]+)+/?")
 SEGMENTS = re.compile(r'"deid"(\)?)((?:\s*/\s*"[A-Za-z0-9_.-]+")+)')
@@ -307,9 +312,9 @@ def rewrite_python_names(text: str, plan: Plan, kept: set[str]) -> str:
             groups.setdefault(parent, []).append(leaf if leaf == local else f"{leaf} as {local}")
         if len(groups) == 1 and all(
             (alias or name) == name for name, alias in names
-        ) and list(groups.values())[0] == [n for n, _ in names]:
+        ) and next(iter(groups.values())) == [n for n, _ in names]:
             # the same names from one package: keep the statement's own layout
-            return original.replace(module, list(groups)[0], 1)
+            return original.replace(module, next(iter(groups)), 1)
         lines = [f"{indent}from {p} import {', '.join(v)}" for p, v in groups.items()]
         lines[0] += comment
         return "\n".join(lines)
@@ -355,7 +360,7 @@ def rewrite_file_exprs(text: str, old: Path, new: Path, plan: Plan) -> str:
     relative to the root), so they keep naming the same (possibly moved) thing."""
 
     def repl(m: re.Match[str]) -> str:
-        resolve, k, dot_parent, with_name, tail = m.groups()
+        resolve, k, _parent, with_name, tail = m.groups()
         segs = re.findall(r'"([^"]+)"', tail or "")
         if with_name is not None:
             base, segs = old.parent.parts, [with_name, *segs]
@@ -388,7 +393,7 @@ def rewrite_pyproject(text: str, plan: Plan) -> str:
         new = ["/".join(plan.map_path(("deid", *g.split("/")))[1:]) for g in globs]
         return "deid = [" + ", ".join(f'"{g}"' for g in new) + "]"
 
-    return re.sub(r"^deid = \[([^\]]*)\]", repl, text, flags=re.M)
+    return re.sub(r"^deid = \[([^\]]*)\]", repl, text, flags=re.MULTILINE)
 
 
 def add_room_inits(text: str, rooms: list[str]) -> str:
@@ -509,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     moved = dict(todo)
     kept: set[str] = set()
     changed = 0
+    changed_py: list[Path] = []
     for rel in text_files():
         path = ROOT / rel
         try:
@@ -516,6 +522,8 @@ def main(argv: list[str] | None = None) -> int:
         except UnicodeDecodeError:
             continue
         new_text = text
+        for i, name in enumerate(NAMES_NOT_PATHS):
+            new_text = new_text.replace(name, f"\x00{i}\x00")
         if rel.suffix == ".py":
             new_text = rewrite_file_exprs(new_text, rel, moved.get(rel, rel), plan)
             new_text = rewrite_segments(new_text, plan)
@@ -527,9 +535,13 @@ def main(argv: list[str] | None = None) -> int:
             new_text = rewrite_pyproject(new_text, plan)
         if rel.name == "dvc.yaml":
             new_text = add_room_inits(new_text, room_paths)
+        for i, name in enumerate(NAMES_NOT_PATHS):
+            new_text = new_text.replace(f"\x00{i}\x00", name)
         if new_text != text:
             path.write_text(new_text, encoding="utf-8")
             changed += 1
+            if rel.suffix == ".py":
+                changed_py.append(rel)
     print(f"rewrote references in {changed} files")
     for name in sorted(kept):
         print(f"kept  {name} (a registered name, not a module path)")
@@ -563,6 +575,15 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"warn  {parent} keeps untracked files: {leftovers[:3]}")
                     continue
                 shutil.rmtree(d)
+    # rewritten imports may sort differently now (ruff's I001, with the project's settings)
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if Path(ruff).exists():
+        paths = [str(moved.get(r, r)) for r in changed_py]
+        subprocess.run([ruff, "check", "--select", "I001", "--fix", "--quiet", *paths],
+                       check=False, cwd=ROOT)
+        git("add", "-u", *paths)
+    else:
+        print("warn  ruff not found: imports were not re-sorted (ruff check --select I --fix)")
     print(f"moved {len(todo)} files; top level of deid/ now: "
           f"{sorted(e.name for e in (ROOT / PKG).iterdir() if e.name != '__pycache__')}")
     return 0
