@@ -39,7 +39,9 @@ What it does, in order:
 
 Idempotent: an entry whose destination exists is done and skipped; a second run finds nothing
 to move and rewrites nothing. Entries whose source is absent (``deid/chain.py``,
-``deid/components`` before the component chain is merged) are skipped.
+``deid/components.py`` of branch h-chain, ``deid/training_sources.py`` of h-stages, before they
+are merged) are skipped; a module the merged branches add under a moved package (h-stages'
+``deid/rewrite/build.py``) moves with it.
 
 Why these rooms: the data flow reads top-down — ``sources`` (documents in: LER, bundled
 decisions, reviews, formats, paragraphs) → ``rewrite`` (the courts' placeholders, surrogates,
@@ -116,6 +118,7 @@ MAPPING = {
     "deid.models": "deid.training.models",
     "deid.pretrain": "deid.training.pretrain",
     "deid.encoder": "deid.training.encoder",
+    "deid.training_sources": "deid.training.documents",  # h-stages: the data stages' view
     # analyzer
     "deid.anonymize": "deid.analyzer.pipeline",
     "deid.chain": "deid.analyzer.chain",
