@@ -43,17 +43,24 @@ to move and rewrites nothing. Entries whose source is absent (``deid/chain.py``,
 are merged) are skipped; a module the merged branches add under a moved package (h-stages'
 ``deid/rewrite/build.py``) moves with it.
 
-Why these rooms: the data flow reads top-down — ``sources`` (documents in: LER, bundled
-decisions, reviews, formats, paragraphs) → ``rewrite`` (the courts' placeholders, surrogates,
-the rewritten gold sets) → ``training`` → ``analyzer`` (the pipeline: model inference,
-recognizers, keep zones, policy, consistency) → ``operators`` → ``evaluation`` → ``ops``
-(registry, gate, lineage, DVC, S3, batches, data checks) and ``app`` (command line, service).
-``words`` (word knowledge, the bottom layer), ``schema`` and ``settings`` stay. Near-synonyms
-get names that say what they hold: ``training/{data,loop,job}.py`` (were ``training``,
-``trainer``, ``train_model``), ``evaluation/{metrics,gold_sets,placeholders}.py`` (were
-``evaluation``, ``model_eval``, ``detection_quality``), ``rewrite/placeholders/cues.py``
+Why these rooms (twelve entries, the issue's limit): the data flow reads top-down —
+``sources`` (documents in: LER, bundled decisions, reviews, formats, paragraphs) → ``rewrite``
+(the courts' placeholders, surrogates, the rewritten gold sets) → ``training`` →
+``anonymizer`` (the run-time path: pipeline, model inference, recognizers, keep zones, policy,
+consistency, and the operators that replace the spans) → ``evaluation`` → ``ops`` (registry,
+gate, lineage, DVC, S3, batches, data checks) and ``app`` (command line, service). ``words``
+(word knowledge, the bottom layer), ``resources`` (the bundled lists), ``schema`` and
+``settings`` stay. ``resources`` stays a top-level folder because branch h-stages makes its
+word lists the outs of a DVC stage ``words`` that depends on ``deid/words``: inside that
+folder they would be a stage's dep and out at once. That costs one entry, so the operators
+join the analyzer in ``anonymizer`` (the pipeline's ``anonymize`` applies them).
+
+Near-synonyms get names that say what they hold: ``training/{data,loop,job}.py`` (were
+``training``, ``trainer``, ``train_model``), ``evaluation/{metrics,gold_sets,placeholders}.py``
+(were ``evaluation``, ``model_eval``, ``detection_quality``), ``rewrite/placeholders/cues.py``
 (was ``placeholders/lexicon``, beside ``words/lexicon``), ``ops/mlflow_registry.py`` (was
-``registry``, beside the surrogate and operator registries).
+``registry``, beside the surrogate and operator registries), ``anonymizer/pipeline.py`` (was
+``anonymize``).
 """
 
 from __future__ import annotations
@@ -71,7 +78,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = "deid"
 
 # Top-level entries of deid/ that stay where they are.
-KEEP = {"__init__.py", "schema.py", "settings.py", "words", "operators"}
+KEEP = {"__init__.py", "schema.py", "settings.py", "words", "resources"}
 
 # The rooms this script creates, with the one line their __init__.py says.
 ROOMS = {
@@ -81,8 +88,8 @@ ROOMS = {
     "surrogates, and the reserved decisions rewritten into gold sets.",
     "deid.training": "One training run: training windows with per-epoch surrogates, features, "
     "tokenizers, models, the loop and its threshold.",
-    "deid.analyzer": "The analyzer pipeline: model inference, rule recognizers, keep zones, "
-    "policy filters, consistency, within a budget.",
+    "deid.anonymizer": "The run-time path from text to anonymized text: the pipeline, model "
+    "inference, rule recognizers, keep zones, policy filters, consistency, the operators.",
     "deid.evaluation": "Scores: every metric on the gold sets, placeholder detection quality, "
     "which gold names lists already know.",
     "deid.ops": "Operations: MLflow registry and pyfunc, promotion gate, lineage, DVC, S3, "
@@ -119,16 +126,17 @@ MAPPING = {
     "deid.pretrain": "deid.training.pretrain",
     "deid.encoder": "deid.training.encoder",
     "deid.training_sources": "deid.training.documents",  # h-stages: the data stages' view
-    # analyzer
-    "deid.anonymize": "deid.analyzer.pipeline",
-    "deid.chain": "deid.analyzer.chain",
-    "deid.components": "deid.analyzer.components",
-    "deid.policy": "deid.analyzer.policy",
-    "deid.consistency": "deid.analyzer.consistency",
-    "deid.ner": "deid.analyzer.ner",
-    "deid.onnx_engine": "deid.analyzer.onnx_engine",
-    "deid.budget": "deid.analyzer.budget",
-    "deid.recognizers": "deid.analyzer.recognizers",
+    # anonymizer: analyzer and operators
+    "deid.anonymize": "deid.anonymizer.pipeline",
+    "deid.chain": "deid.anonymizer.chain",
+    "deid.components": "deid.anonymizer.components",
+    "deid.policy": "deid.anonymizer.policy",
+    "deid.consistency": "deid.anonymizer.consistency",
+    "deid.ner": "deid.anonymizer.ner",
+    "deid.onnx_engine": "deid.anonymizer.onnx_engine",
+    "deid.budget": "deid.anonymizer.budget",
+    "deid.recognizers": "deid.anonymizer.recognizers",
+    "deid.operators": "deid.anonymizer.operators",
     # evaluation
     "deid.evaluation": "deid.evaluation.metrics",
     "deid.model_eval": "deid.evaluation.gold_sets",
@@ -151,21 +159,21 @@ MAPPING = {
     "deid.cli": "deid.app.cli",
     "deid.commands": "deid.app.commands",
     "deid.service": "deid.app.service",
-    # data: word knowledge's bundled lists (read relative to deid/words)
-    "deid.resources": "deid.words.resources",
 }
 
 # Dotted strings that look like module paths but are names others store or match on: the
 # Prefect event and resource ids of a pushed corpus (flows/corpus.py emits them,
 # prefect.yaml's trigger matches them; deployments and past events keep theirs).
-NAMES_NOT_PATHS = ("deid.corpus.pushed", "deid.corpus.*", "deid.corpus.{")
+# The span source prefix ``"deid.recognizers."`` (a test's startswith) names recognizers.
+NAMES_NOT_PATHS = ("deid.corpus.pushed", "deid.corpus.*", "deid.corpus.{", '"deid.recognizers."')
 
 # Text files whose references are rewritten: tracked files outside these prefixes.
 SKIP_PREFIXES = ("data/", "reports/", "tools/relayout.py", "dvc.lock", "gx/uncommitted/")
 ALSO = ("data/README.md",)
 BINARY = (".png", ".jpg", ".xz", ".gz", ".zip", ".pdf", ".docx", ".onnx", ".bin", ".pt")
 
-DOTTED = re.compile(r"(?<![\w./-])deid(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+# a dotted name followed by ``.<digit>`` is an id (``deid.corpus.<md5>.dir``), not a path
+DOTTED = re.compile(r"(?<![\w./-])deid(?:\.[A-Za-z_][A-Za-z0-9_]*)++(?!\.\d)")
 PY_NAMES = re.compile(
     r"^(?P<pind>[ \t]*)from (?P<pmod>deid(?:\.\w+)*) import \((?P<pbody>[^)]*)\)"
     r"|^(?P<find>[ \t]*)from (?P<fmod>deid(?:\.\w+)*) import (?P<fbody>[^(\n#]+?)"
