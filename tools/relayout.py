@@ -154,6 +154,7 @@ MAPPING = {
     "deid.batch": "deid.ops.batch",
     "deid.chunks": "deid.ops.chunks",
     "deid.errors": "deid.ops.errors",
+    "deid.params": "deid.ops.params",  # params.yaml reading and strict key checks
     "deid.checks": "deid.ops.checks",
     # app
     "deid.cli": "deid.app.cli",
