@@ -110,6 +110,9 @@ MAPPING = {
     "deid.elements": "deid.sources.elements",
     "deid.review": "deid.sources.reviews",
     "deid.word_lists": "deid.sources.word_lists",
+    # errors a user can fix and the params reader sit low: every room uses them
+    "deid.errors": "deid.sources.errors",
+    "deid.params": "deid.sources.params",
     # rewrite: placeholders → surrogates → gold sets
     "deid.placeholders": "deid.rewrite.placeholders",
     "deid.placeholders.lexicon": "deid.rewrite.placeholders.cues",
@@ -153,8 +156,6 @@ MAPPING = {
     "deid.s3": "deid.ops.s3",
     "deid.batch": "deid.ops.batch",
     "deid.chunks": "deid.ops.chunks",
-    "deid.errors": "deid.ops.errors",
-    "deid.params": "deid.ops.params",  # params.yaml reading and strict key checks
     "deid.checks": "deid.ops.checks",
     # app
     "deid.cli": "deid.app.cli",
