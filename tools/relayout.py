@@ -83,7 +83,7 @@ KEEP = {"__init__.py", "schema.py", "settings.py", "words", "resources"}
 # The rooms this script creates, with the one line their __init__.py says.
 ROOMS = {
     "deid.sources": "Documents in: LER CoNLL, bundled decisions, saved reviews, file formats, "
-    "paragraphs, text elements and offset-keeping edits.",
+    "paragraphs, text elements and offset-keeping edits; params.yaml and the errors a user can fix.",
     "deid.rewrite": "Learning from anonymized decisions: the courts' placeholders, type-faithful "
     "surrogates, and the reserved decisions rewritten into gold sets.",
     "deid.training": "One training run: training windows with per-epoch surrogates, features, "
@@ -93,7 +93,7 @@ ROOMS = {
     "deid.evaluation": "Scores: every metric on the gold sets, placeholder detection quality, "
     "which gold names lists already know.",
     "deid.ops": "Operations: MLflow registry and pyfunc, promotion gate, lineage, DVC, S3, "
-    "batches and chunks, data checks, user errors.",
+    "batches and chunks, data checks.",
     "deid.app": "The user-facing shells: the command line and the review service.",
 }
 
@@ -116,6 +116,7 @@ MAPPING = {
     # rewrite: placeholders → surrogates → gold sets
     "deid.placeholders": "deid.rewrite.placeholders",
     "deid.placeholders.lexicon": "deid.rewrite.placeholders.cues",
+    "deid.placeholder_gold": "deid.rewrite.placeholders.gold",  # in evaluation: rewrite → evaluation → anonymizer → rewrite
     "deid.surrogates": "deid.rewrite.surrogates",
     "deid.rewrite": "deid.rewrite.gold",
     # training
@@ -144,7 +145,6 @@ MAPPING = {
     "deid.evaluation": "deid.evaluation.metrics",
     "deid.model_eval": "deid.evaluation.gold_sets",
     "deid.detection_quality": "deid.evaluation.placeholders",
-    "deid.placeholder_gold": "deid.evaluation.placeholder_gold",
     "deid.surrogate_overlap": "deid.evaluation.surrogate_overlap",
     # ops
     "deid.registry": "deid.ops.mlflow_registry",
