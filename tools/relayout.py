@@ -78,7 +78,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = "deid"
 
 # Top-level entries of deid/ that stay where they are.
-KEEP = {"__init__.py", "schema.py", "settings.py", "words", "resources"}
+KEEP = {"__init__.py", "schema.py", "words", "resources"}
 
 # The rooms this script creates, with the one line their __init__.py says.
 ROOMS = {
@@ -86,10 +86,12 @@ ROOMS = {
     "paragraphs, text elements and offset-keeping edits; params.yaml and the errors a user can fix.",
     "deid.rewrite": "Learning from anonymized decisions: the courts' placeholders, type-faithful "
     "surrogates, and the reserved decisions rewritten into gold sets.",
-    "deid.training": "One training run: training windows with per-epoch surrogates, features, "
-    "tokenizers, models, the loop and its threshold.",
+    "deid.training": "One training run: its settings (params.yaml), training windows with "
+    "per-epoch surrogates, the pretrained encoder, tokenizers, models, the loop and its "
+    "threshold; the word lists built from the training split.",
     "deid.anonymizer": "The run-time path from text to anonymized text: the pipeline, model "
-    "inference, rule recognizers, keep zones, policy filters, consistency, the operators.",
+    "inference and its input features, rule recognizers, the chain (keep zones, policy "
+    "filters, consistency), the operators and the format writer.",
     "deid.evaluation": "Scores: every metric on the gold sets, placeholder detection quality, "
     "which gold names lists already know.",
     "deid.ops": "Operations: MLflow registry and pyfunc, promotion gate, lineage, DVC, S3, "
@@ -106,10 +108,10 @@ MAPPING = {
     "deid.paragraphs": "deid.sources.paragraphs",
     "deid.io": "deid.sources.io",
     "deid.formats": "deid.sources.formats",
+    "deid.formats.writer": "deid.anonymizer.writer",  # writes with the operators: output side
     "deid.textedit": "deid.sources.textedit",
     "deid.elements": "deid.sources.elements",
     "deid.review": "deid.sources.reviews",
-    "deid.word_lists": "deid.sources.word_lists",
     # errors a user can fix and the params reader sit low: every room uses them
     "deid.errors": "deid.sources.errors",
     "deid.params": "deid.sources.params",
@@ -124,7 +126,8 @@ MAPPING = {
     "deid.trainer": "deid.training.loop",
     "deid.training": "deid.training.data",
     "deid.augment": "deid.training.augment",
-    "deid.features": "deid.training.features",
+    "deid.word_lists": "deid.training.word_lists",  # built from the training split
+    "deid.settings": "deid.training.settings",  # what a training run (and its saved pipeline) is given
     "deid.tokenizer": "deid.training.tokenizer",
     "deid.models": "deid.training.models",
     "deid.pretrain": "deid.training.pretrain",
@@ -132,6 +135,7 @@ MAPPING = {
     "deid.training_sources": "deid.training.documents",  # h-stages: the data stages' view
     # anonymizer: analyzer and operators
     "deid.anonymize": "deid.anonymizer.pipeline",
+    "deid.features": "deid.anonymizer.features",  # the model's frozen input features (ner reads them)
     "deid.chain": "deid.anonymizer.chain",
     "deid.components": "deid.anonymizer.components",
     "deid.policy": "deid.anonymizer.policy",
