@@ -5,18 +5,18 @@ the model?
         --placeholders data/work/placeholders.jsonl --params params.yaml \\
         --output reports/ablation_validation.json [--max-documents N] [--unit windows|documents]
 
-The validation texts are built exactly as training builds them (``deid.train_model.
+The validation texts are built exactly as training builds them (``deid.training.job.
 source_documents`` + ``validation_texts`` with ``validation_seed``: the validation documents
 rewritten once with fixed surrogates and packed into model-sized windows). The model runs
 once per text; every variant of the rule chain then runs on those cached model spans
 (``Pipeline.analyze_many(texts, model_spans=...)``):
 
 * ``full``: the saved pipeline as configured;
-* one row per rule layer removed: each component of the saved chain (deid.chain) taken out
+* one row per rule layer removed: each component of the saved chain (deid.anonymizer.chain) taken out
   of the list;
 * ``model only``: every component removed.
 
-Metrics are element level (``deid.elements``), as in training's validation. A layer *earns
+Metrics are element level (``deid.sources.elements``), as in training's validation. A layer *earns
 its place* when switching it off lowers F2 or lowers recall. Removing a layer that does
 neither is a candidate cut; a layer whose removal only moves F2 inside the bootstrap interval
 is not evidence either way. ``--unit documents`` joins each document's windows into one text,
@@ -37,16 +37,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
-from deid.chain import component, registry
-from deid.components import COMMON_NOUNS, PLAIN_COMPOUNDS, PUBLIC_WORDS
-from deid.components import RECOGNIZERS as RECOGNIZERS_STEP
-from deid.elements import Confusion, element_confusion, element_flags, text_elements
-from deid.io import read_documents
+from deid.anonymizer.chain import component, registry
+from deid.anonymizer.components import COMMON_NOUNS, PLAIN_COMPOUNDS, PUBLIC_WORDS
+from deid.anonymizer.components import RECOGNIZERS as RECOGNIZERS_STEP
+from deid.anonymizer.pipeline import Pipeline, PipelineConfig, build_pipeline
 from deid.schema import Span
-from deid.settings import load_settings
-from deid.train_model import load_placeholders, source_documents, validation_texts
-from deid.training import LabelledText, pack_paragraphs
+from deid.sources.elements import Confusion, element_confusion, element_flags, text_elements
+from deid.sources.io import read_documents
+from deid.training.data import LabelledText, pack_paragraphs
+from deid.training.job import load_placeholders, source_documents, validation_texts
+from deid.training.settings import load_settings
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ _EPS = 1e-12
 
 
 def layers(cfg: PipelineConfig) -> dict[str, str]:
-    """The rule layers of a saved configuration: its chain's components (deid.chain) in
+    """The rule layers of a saved configuration: its chain's components (deid.anonymizer.chain) in
     order, with their registered descriptions."""
     return {s.name: component(s.name, s.version).description for s in cfg.chain}
 
@@ -70,8 +70,8 @@ def switched_off(cfg: PipelineConfig, names: tuple[str, ...]) -> PipelineConfig:
 
 def recognizer_variants(cfg: PipelineConfig) -> list[tuple[str, PipelineConfig]]:
     """One variant per enabled recognizer with that recognizer disabled (its config entry
-    ``enabled: false``, see :func:`deid.recognizers.build_recognizers`)."""
-    from deid.recognizers import RECOGNIZERS, build_recognizers
+    ``enabled: false``, see :func:`deid.anonymizer.recognizers.build_recognizers`)."""
+    from deid.anonymizer.recognizers import RECOGNIZERS, build_recognizers
 
     entry = cfg.step(RECOGNIZERS_STEP)
     if entry is None:

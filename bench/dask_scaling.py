@@ -14,7 +14,7 @@ many processes, each with its share of the cores (``flows._common.run_tasks``). 
 
 Figures per run: the whole command's wall time; the ``anonymize`` step's (planning, staging
 and the merge are outside it); library seconds, the sum of the chunks' own time inside
-``deid.batch.run_batch`` (reading the chunk, every document through the pipeline, writing
+``deid.ops.batch.run_batch`` (reading the chunk, every document through the pipeline, writing
 results); documents/min on the anonymize step; and the overhead share,
 ``(anonymize step × workers − library seconds) / library seconds``: worker time not spent in
 the library (task runs and their API calls, the cluster's start and stop, imports and model

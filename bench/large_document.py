@@ -60,10 +60,10 @@ def _tiny_pipeline() -> Any:
     """A random tiny model that reads word features: the model side's cost without weights."""
     import torch
 
-    from deid.anonymize import Pipeline, PipelineConfig
-    from deid.models import ModelSpec, build_model
-    from deid.ner import TokenClassifier
-    from deid.tokenizer import train_tokenizer
+    from deid.anonymizer.ner import TokenClassifier
+    from deid.anonymizer.pipeline import Pipeline, PipelineConfig
+    from deid.training.models import ModelSpec, build_model
+    from deid.training.tokenizer import train_tokenizer
 
     torch.manual_seed(0)  # the same random weights, so the same spans, in every run
     tokenizer = train_tokenizer([_decisions()[:300_000]], vocab_size=2000, model_max_length=512)
@@ -75,13 +75,13 @@ def _tiny_pipeline() -> Any:
 
 
 def _pipeline(kind: str, model: str | None, device: str) -> Any:
-    from deid.anonymize import PipelineConfig, build_pipeline
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
 
     if kind == "rules":
         return build_pipeline(config=PipelineConfig(use_model=False))
     if kind == "tiny":
         return _tiny_pipeline()
-    from deid.model_store import resolve_model
+    from deid.ops.model_store import resolve_model
 
     return build_pipeline(resolve_model(model), device=device)
 
@@ -97,7 +97,7 @@ def _rss_mb() -> float | None:
 
 def run_row(case: str, kind: str, model: str | None, device: str) -> dict[str, Any]:
     """One document through one pipeline, in this process."""
-    from deid.budget import OverBudget
+    from deid.anonymizer.budget import OverBudget
     from deid.schema import Document
 
     pipeline = _pipeline(kind, model, device)

@@ -16,11 +16,11 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from deid.anonymize import build_pipeline
-from deid.io import read_documents
-from deid.model_eval import evaluate_pipeline
-from deid.settings import load_settings
-from deid.train_model import run_training
+from deid.anonymizer.pipeline import build_pipeline
+from deid.evaluation.gold_sets import evaluate_pipeline
+from deid.sources.io import read_documents
+from deid.training.job import run_training
+from deid.training.settings import load_settings
 
 SETTINGS = [
     ("surrogates (per epoch)", {"mode": "surrogate"}),

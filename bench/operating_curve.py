@@ -21,10 +21,10 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from deid.anonymize import Pipeline, build_pipeline
-from deid.evaluation import evaluate
-from deid.io import read_documents
+from deid.anonymizer.pipeline import Pipeline, build_pipeline
+from deid.evaluation.metrics import evaluate
 from deid.schema import Span
+from deid.sources.io import read_documents
 
 logger = logging.getLogger(__name__)
 

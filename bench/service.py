@@ -6,7 +6,7 @@ uvicorn process on a free loopback port.
 
 The decision is the bundled one closest to the median length. Every level first sends one
 warm-up request per client, then ``--requests`` requests in all, split over its clients.
-The service analyses one text at a time (deid.service.served), so more clients raise
+The service analyses one text at a time (deid.app.service.served), so more clients raise
 latency, not throughput: the table shows how long a reviewer waits when others are busy.
 Writes ``reports/bench_service.json``; no document text is printed or logged.
 """

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import torch
 
-from deid.anonymize import PipelineConfig, build_pipeline
+from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
 
 DECISIONS = Path("data/sources/decisions")
 GOLD = ("data/gold/ler_rewritten.jsonl", "data/gold/bavaria/rewritten.jsonl")
@@ -54,7 +54,7 @@ CPU_MODES = (("_torch", "torch", "none"), ("", "onnx", "none"), ("_int8", "onnx"
 def agreement(model: str, a_mode: dict, b_mode: dict) -> dict:
     """Model spans of two modes on both gold sets: exact predicted spans in common, and gold
     spans with the same outcome (found with the same labels, or missed by both)."""
-    from deid.io import read_documents
+    from deid.sources.io import read_documents
 
     docs = [d for path in GOLD for d in read_documents(path)]
     texts = [d.text for d in docs]

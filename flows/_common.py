@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deid.errors import UserError, withheld
-from deid.io import InputError
+from deid.sources.errors import UserError, withheld
+from deid.sources.io import InputError
 
 logger = logging.getLogger(__name__)
 
@@ -306,7 +306,7 @@ def dask_runner(workers: int, address: str | None) -> Any:
 
     if address:
         return DaskTaskRunner(address=address)
-    # no memory limit: each document has its own size budget (deid.budget), and a limit of
+    # no memory limit: each document has its own size budget (deid.anonymizer.budget), and a limit of
     # RAM / workers would restart a worker that holds a model in the middle of a chunk
     cluster = {"n_workers": workers, "threads_per_worker": 1, "processes": True,
                "host": "127.0.0.1", "dashboard_address": None, "memory_limit": 0}  # fmt: skip

@@ -2,8 +2,8 @@
 anonymized results, span report, quarantine list and summary at a folder or S3 prefix,
 versioned with DVC.
 
-One task per chunk of documents (``deid.chunks``) with retries; inside a chunk every document
-is handled on its own (``deid.batch.run_batch``): a bad one is quarantined, the rest go on. A
+One task per chunk of documents (``deid.ops.chunks``) with retries; inside a chunk every document
+is handled on its own (``deid.ops.batch.run_batch``): a bad one is quarantined, the rest go on. A
 re-run with the same output resumes: documents already done are skipped. With ``workers`` > 1
 the chunk tasks run on a local Dask cluster of that many processes (or on the scheduler at
 ``dask_address``), each process loading the model once; the outputs are the same as one
@@ -54,8 +54,8 @@ def work_dir_for(project_dir: str, output: str) -> Path:
 @text_free_errors
 def stage_input(input: str, work_dir: str) -> str:
     """A local path to read: the input itself, or an S3 prefix downloaded below the work dir."""
-    from deid import s3
-    from deid.chunks import INPUT_DIR
+    from deid.ops import s3
+    from deid.ops.chunks import INPUT_DIR
 
     if not s3.is_s3(input):
         if not Path(input).exists():
@@ -71,15 +71,15 @@ def stage_input(input: str, work_dir: str) -> str:
       retry_condition_fn=retry_unless_user_error)  # fmt: skip
 def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, Any]:
     """The pipeline directory of ``model_uri`` (an alias is resolved to its version first,
-    and that version downloaded) and the run's lineage (``deid.lineage``), which every
+    and that version downloaded) and the run's lineage (``deid.ops.lineage``), which every
     output record carries. A model whose chain this worker's code cannot run (a component
     or version it does not have: evaluated on other rule code) fails the flow here, before
     any document, with the commit it was registered from (no retry: a user error)."""
-    from deid import registry
-    from deid.anonymize import saved_config
-    from deid.chain import ChainMismatch
-    from deid.lineage import run_lineage
-    from deid.model_store import resolve_source
+    from deid.anonymizer.chain import ChainMismatch
+    from deid.anonymizer.pipeline import saved_config
+    from deid.ops import mlflow_registry as registry
+    from deid.ops.lineage import run_lineage
+    from deid.ops.model_store import resolve_source
 
     with registry.active_tracking(tracking_uri):
         source = resolve_source(model_uri)
@@ -104,8 +104,8 @@ def plan_chunks(
     """Chunk files of the documents still to do; unreadable inputs and bad records (a
     duplicate id among them) are quarantined here. Earlier results made with other
     ``settings`` (operator, model) are redone, not kept."""
-    from deid.chunks import forget_other_results
-    from deid.chunks import plan_chunks as plan
+    from deid.ops.chunks import forget_other_results
+    from deid.ops.chunks import plan_chunks as plan
 
     if changed := forget_other_results(work_dir, settings):
         get_run_logger().warning("results at this output were made with %s: redoing them", changed)
@@ -125,9 +125,9 @@ def anonymize_chunk(
     """Anonymize one chunk, document by document; resumes a partial result on retry. Runs in
     the flow's process or on a Dask worker: it gets paths, and the worker's process loads the
     model once for all its chunks."""
-    from deid.anonymize import cached_pipeline
-    from deid.batch import run_batch
-    from deid.chunks import chunk_paths, output_record
+    from deid.anonymizer.pipeline import cached_pipeline
+    from deid.ops.batch import run_batch
+    from deid.ops.chunks import chunk_paths, output_record
 
     pipeline, loaded = cached_pipeline(model_dir)
     if loaded:
@@ -150,7 +150,7 @@ def anonymize_chunk(
 @text_free_errors
 def write_outputs(work_dir: str, out_dir: str, rejected: list[dict[str, Any]]) -> dict[str, Any]:
     """Merge the chunk results into results, span report, quarantine list and summary."""
-    from deid.chunks import write_outputs as write
+    from deid.ops.chunks import write_outputs as write
 
     return write(work_dir, out_dir, rejected).to_dict()
 
@@ -159,7 +159,7 @@ def write_outputs(work_dir: str, out_dir: str, rejected: list[dict[str, Any]]) -
 def discard_inputs(work_dir: str) -> list[str]:
     """The run succeeded: remove the clear copies of the inputs from the work dir (chunk
     files, staged S3 input); the anonymized chunk results stay for a resuming re-run."""
-    from deid.chunks import discard_inputs as discard
+    from deid.ops.chunks import discard_inputs as discard
 
     removed = discard(work_dir)
     get_run_logger().info("removed the input copies of the work dir: %s", removed or "none")
@@ -169,7 +169,7 @@ def discard_inputs(work_dir: str) -> list[str]:
 @task(name="upload-outputs", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30])
 def upload_outputs(out_dir: str, files: list[str], output: str) -> list[str]:
     """Copy the output files to the S3 prefix."""
-    from deid import s3
+    from deid.ops import s3
 
     return s3.upload_files([Path(out_dir) / f for f in files], out_dir, output)
 
@@ -179,7 +179,7 @@ def track_output(
     project_dir: str, out_dir: str, remote: str | None, commit: bool
 ) -> dict[str, Any]:
     """``dvc add`` + ``dvc push`` of the output folder to the default (or named) remote."""
-    from deid.versioning import track_and_push
+    from deid.ops.versioning import track_and_push
 
     result = track_and_push(out_dir, commit=commit, remote=remote, repo=project_dir)
     get_run_logger().info("output version %s pushed=%s", result.version.md5, result.pushed)
@@ -245,10 +245,11 @@ def anonymize(
     > 1: chunks on a local Dask cluster of that many processes; ``dask_address``: on that
     Dask scheduler (its workers must see the project's work dir and the model at the same
     paths)."""
-    from deid import registry, s3
-    from deid.batch import run_settings
-    from deid.model_store import is_model_uri
-    from deid.operators import check_operator
+    from deid.anonymizer.operators import check_operator
+    from deid.ops import mlflow_registry as registry
+    from deid.ops import s3
+    from deid.ops.batch import run_settings
+    from deid.ops.model_store import is_model_uri
 
     check_operator(operator)  # an unknown one fails here, before any input is read
     check_workers(workers)

@@ -29,7 +29,7 @@ def emit_corpus_pushed(version: dict[str, Any], commit: str | None, project_dir:
 @task(name="import-sources", cache_policy=NO_CACHE)
 def import_sources(project_dir: str, sources: str) -> dict[str, Any]:
     """Bring new bundled decisions into data/raw (files already there are left alone)."""
-    from deid.versioning import import_sources as run_import
+    from deid.ops.versioning import import_sources as run_import
 
     return run_import(
         in_project(project_dir, sources), in_project(project_dir, "data/raw")
@@ -38,7 +38,7 @@ def import_sources(project_dir: str, sources: str) -> dict[str, Any]:
 
 @task(name="track-and-push-corpus", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 20])
 def track_and_push(project_dir: str, message: str | None, remote: str | None) -> dict[str, Any]:
-    from deid.versioning import track_and_push as push
+    from deid.ops.versioning import track_and_push as push
 
     return push(
         "data/raw", message, commit=message is not None, remote=remote, repo=project_dir

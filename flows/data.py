@@ -36,7 +36,7 @@ def pin_corpus(
 ) -> dict[str, Any]:
     """Check out the corpus version ``data/raw.dvc`` records (at ``rev``): pulled from the DVC
     remote, or rebuilt from the bundled sources on a fresh clone whose remote is empty."""
-    from deid.versioning import checkout_corpus
+    from deid.ops.versioning import checkout_corpus
 
     result = checkout_corpus(rev or None, sources=sources, repo=project_dir)
     get_run_logger().info(
@@ -97,7 +97,7 @@ def validate_data(
     """The GX suites on the corpus and its detected placeholders, and ``reviews`` on the
     review store (its first ``reviews_limit`` bytes: the version a retrain pinned). Publishes
     the report (and a link to the Data Docs) before failing, so a failed run shows why."""
-    from deid.checks import load_check_params, run_suites
+    from deid.ops.checks import load_check_params, run_suites
     from flows.reviews import project_review_settings
 
     logging.getLogger("great_expectations").setLevel(logging.WARNING)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DECISIONS = "data/raw/decisions"  # deid.corpus.load_decisions reads <raw>/decisions/<collection>/
+DECISIONS = "data/raw/decisions"  # deid.sources.corpus.load_decisions reads <raw>/decisions/<collection>/
 OUTPUT = "out/anonymized"
 
 

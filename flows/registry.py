@@ -1,5 +1,5 @@
 """Flows ``promote`` and ``rollback``: a reviewer's manual moves of the ``champion`` alias
-(``deid.gate.promote`` / ``deid.gate.rollback``). Both need a reason; promoting a version the
+(``deid.ops.gate.promote`` / ``deid.ops.gate.rollback``). Both need a reason; promoting a version the
 gate did not pass needs ``--override-gate``. Who, when and why are stored on the model
 version (appended to its alias history) and shown, with that history, as an artifact."""
 
@@ -17,7 +17,7 @@ from flows.retrain import tracking_uri_for
 def _aliases(uri: str) -> dict[str, str]:
     from mlflow.exceptions import MlflowException
 
-    from deid import registry
+    from deid.ops import mlflow_registry as registry
 
     try:
         return dict(
@@ -31,7 +31,7 @@ def _report(
     action: str, reason: str, before: dict[str, str], after: dict[str, str], uri: str
 ) -> str:
     """The move (aliases before and after) and the alias history of the versions it moved."""
-    from deid.gate import alias_history
+    from deid.ops.gate import alias_history
 
     names = sorted(set(before) | set(after))
     rows = [[a, before.get(a, "—"), after.get(a, "—")] for a in names]
@@ -62,8 +62,8 @@ def promote(
 ) -> dict[str, Any]:
     """Make ``version`` the champion (the reason is required; a version the gate did not pass
     also needs ``override_gate``, which is recorded)."""
-    from deid.gate import promote as promote_version
-    from deid.gate import require_reason
+    from deid.ops.gate import promote as promote_version
+    from deid.ops.gate import require_reason
 
     reason = require_reason(reason)
     uri = tracking_uri_for(project_dir, tracking_uri)
@@ -84,8 +84,8 @@ def rollback(
     reason: str, by: str | None = None, tracking_uri: str | None = None, project_dir: str = "."
 ) -> dict[str, Any]:
     """``champion`` ← ``previous-champion`` (the reason is required)."""
-    from deid.gate import require_reason
-    from deid.gate import rollback as rollback_champion
+    from deid.ops.gate import require_reason
+    from deid.ops.gate import rollback as rollback_champion
 
     reason = require_reason(reason)
     uri = tracking_uri_for(project_dir, tracking_uri)

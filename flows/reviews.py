@@ -28,7 +28,7 @@ AGREEMENT_KEY = "review-agreement"
 
 def project_review_settings(project_dir: str, params_path: str) -> Any:
     """``reviews:`` of the params file with its paths inside the project."""
-    from deid.review.dataset import load_review_settings
+    from deid.sources.reviews.dataset import load_review_settings
 
     settings = load_review_settings(in_project(project_dir, params_path))
     return replace(
@@ -43,8 +43,8 @@ def pin_reviews(project_dir: str, params_path: str) -> dict[str, Any]:
     """Version the review store (``dvc add`` + push of its folder; ``<folder>.dvc`` staged in
     git) while saves are held back, so the version is exactly the bytes this retrain reads
     (``bytes``). No reviews: nothing to version."""
-    from deid.review import frozen
-    from deid.versioning import track_and_push
+    from deid.ops.versioning import track_and_push
+    from deid.sources.reviews import frozen
 
     folder = Path(project_review_settings(project_dir, params_path).folder)
     folder.mkdir(parents=True, exist_ok=True)  # the DVC stage's dependency, also when empty
@@ -64,7 +64,7 @@ def prepare_reviews(project_dir: str, params_path: str, pinned: dict[str, Any]) 
     evaluation set in ``data/work/reviews``, counts and agreement in ``reports/reviews.json``.
     Returns those numbers, the training file and the gold set for the evaluation (when it
     has documents)."""
-    from deid.review.dataset import EVALUATION_FILE, SET_NAME, TRAIN_FILE
+    from deid.sources.reviews.dataset import EVALUATION_FILE, SET_NAME, TRAIN_FILE
     from pipelines import reviews
 
     settings = project_review_settings(project_dir, params_path)
@@ -119,8 +119,8 @@ def publish_agreement(reviews: dict[str, Any], run_id: str, tracking_uri: str) -
     reviews' DVC version as its tag ``data.reviews_version``, and the markdown artifact."""
     from mlflow.entities import Metric, RunTag
 
-    from deid import registry
-    from deid.review.dataset import agreement_metrics
+    from deid.ops import mlflow_registry as registry
+    from deid.sources.reviews.dataset import agreement_metrics
 
     metrics = agreement_metrics(reviews["agreement"])
     metrics |= {f"reviews.documents.{k}": float(v) for k, v in reviews["counts"].items()}

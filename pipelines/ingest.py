@@ -1,6 +1,6 @@
 """Stage ``ingest``: the raw corpus (data/raw) → the document-level split (data/corpus).
 
-Reserved evaluation parts go to ``test`` only (``deid.corpus``). Unreadable raw files are
+Reserved evaluation parts go to ``test`` only (``deid.sources.corpus``). Unreadable raw files are
 listed in the manifest; more than ``--max-rejected`` of them fail the stage.
 """
 
@@ -16,7 +16,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--max-rejected", type=int, default=0)
     args = p.parse_args(argv)
     setup_logging()
-    from deid.corpus import SPLITS, build_corpus
+    from deid.sources.corpus import SPLITS, build_corpus
 
     params = read_params(args.params, "corpus", ("validation_share", "salt"))
     manifest = build_corpus(

@@ -1,7 +1,7 @@
 """Stage ``paragraphs``: paragraph extraction of every corpus document.
 
 Writes ``<output>/<split>.jsonl`` with ``{"id", "paragraphs": [{"text", "kind", "runs"}]}``
-(``runs`` map paragraph offsets back to the original text, see ``deid.paragraphs``) and
+(``runs`` map paragraph offsets back to the original text, see ``deid.sources.paragraphs``) and
 paragraph counts per split as metrics. A document that fails, or yields no paragraph at all,
 fails the stage beyond ``--max-failed`` / ``--max-empty``.
 """
@@ -20,10 +20,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--max-empty", type=int, default=0, help="Documents without a paragraph.")
     args = p.parse_args(argv)
     setup_logging()
-    from deid.batch import run_batch
-    from deid.corpus import SPLITS
-    from deid.io import read_documents
-    from deid.paragraphs import extract_paragraphs
+    from deid.ops.batch import run_batch
+    from deid.sources.corpus import SPLITS
+    from deid.sources.io import read_documents
+    from deid.sources.paragraphs import extract_paragraphs
 
     metrics: dict[str, Any] = {}
     failed = 0

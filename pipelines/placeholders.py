@@ -18,11 +18,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--max-failed", type=int, default=0)
     args = p.parse_args(argv)
     setup_logging()
-    from deid.batch import run_batch
-    from deid.corpus import SPLITS
-    from deid.io import read_documents
-    from deid.placeholders import detect_placeholders
+    from deid.ops.batch import run_batch
+    from deid.rewrite.placeholders import detect_placeholders
     from deid.schema import spans_to_dicts
+    from deid.sources.corpus import SPLITS
+    from deid.sources.io import read_documents
 
     split_of: dict[str, str] = {}
     labels: dict[str, Counter] = {split: Counter() for split in SPLITS}

@@ -1,7 +1,7 @@
 """Stage ``reviews``: saved reviews → training documents and the gate's ``reviews`` set.
 
 Reads the review store (``--reviews``, the folder ``deid serve`` saves into; an empty or
-missing one gives empty sets) and ``deid.review.dataset.prepare_reviews`` decides each
+missing one gives empty sets) and ``deid.sources.reviews.dataset.prepare_reviews`` decides each
 line: the latest review of each document is used, reviews of reserved evaluation documents
 (the corpus's test split, ``--gold`` sets) are refused and counted, the rest split by a
 salted hash of the document into ``<output>/train.jsonl`` and ``<output>/evaluation.jsonl``
@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--limit", type=int, help="Read only the first LIMIT bytes of the store.")
     args = p.parse_args(argv)
     setup_logging()
-    from deid.review.dataset import load_review_settings, prepare_store, write_prepared
+    from deid.sources.reviews.dataset import load_review_settings, prepare_store, write_prepared
 
     settings = load_review_settings(args.params)
     if args.gold:
@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     records, reserved, prepared = prepare_store(args.reviews, args.corpus, settings, args.limit)
     if args.gx:
         logging.getLogger("great_expectations").setLevel(logging.WARNING)
-        from deid.checks.run import check_prepared_reviews
+        from deid.ops.checks.run import check_prepared_reviews
 
         result = check_prepared_reviews(records, prepared, reserved, settings, project_dir=args.gx)
         if not result.success:

@@ -1,4 +1,4 @@
-"""Stage ``train``: one training run (``deid.train_model.run_training``) on the dataset.
+"""Stage ``train``: one training run (``deid.training.job.run_training``) on the dataset.
 
 The profile (tiny | small | base) and every setting come from the params file
 (``model.profile`` …); ``--reviews`` adds the reviewed decisions (all of them, whatever
@@ -19,8 +19,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--reviews", type=Path, help="Reviewed decisions (the reviews stage's train.jsonl).")
     args = p.parse_args(argv)
     setup_logging()
-    from deid.settings import load_settings
-    from deid.train_model import run_training
+    from deid.training.job import run_training
+    from deid.training.settings import load_settings
 
     settings = load_settings(args.params)
     out = run_training(

@@ -1,4 +1,4 @@
-"""Stage ``validate``: the Great Expectations data checks (``deid.checks``) as the gate.
+"""Stage ``validate``: the Great Expectations data checks (``deid.ops.checks``) as the gate.
 
 Runs the three suites with the thresholds of the params file (section ``validate``):
 ``corpus_integrity`` and ``training_set`` on the corpus with the ``placeholders`` stage's
@@ -26,8 +26,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = p.parse_args(argv)
     setup_logging()
     logging.getLogger("great_expectations").setLevel(logging.WARNING)
-    from deid.checks import load_check_params, run_suites
-    from deid.io import write_text_atomic
+    from deid.ops.checks import load_check_params, run_suites
+    from deid.sources.io import write_text_atomic
 
     params = replace(
         load_check_params(args.params),

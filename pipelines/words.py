@@ -1,7 +1,7 @@
 """Stage ``words``: the word lists bundled in ``deid/resources``, rebuilt from the training split.
 
 The corpus' lowercase words and article nouns (``deid.words.vocabulary``) and the public
-words (``deid.words.public``), built by ``deid.word_lists``, were rebuilt by hand before; as a stage they
+words (``deid.words.public``), built by ``deid.training.word_lists``, were rebuilt by hand before; as a stage they
 follow the training split, and every stage that reads ``deid/resources`` follows them. The
 library owns where the lists live (they ship with the package, committed to git, so DVC
 keeps them out of its cache) and refuses reserved evaluation documents. Metrics: each
@@ -21,8 +21,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p = parser(__doc__, "train", "metrics")
     args = p.parse_args(argv)
     setup_logging()
-    from deid.io import read_word_list
-    from deid.word_lists import build_public, build_vocabulary
+    from deid.sources.io import read_word_list
+    from deid.training.word_lists import build_public, build_vocabulary
     from deid.words import public, vocabulary
 
     if not args.train.is_file():

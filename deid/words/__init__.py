@@ -1,7 +1,7 @@
 """Word knowledge: what German words are, independent of any rule, model or pipeline.
 
 The bottom layer of ``deid`` (``tests/code/test_layering.py``): it imports the standard
-library, third-party packages, :mod:`deid.schema`, :mod:`deid.io` and itself only.
+library, third-party packages, :mod:`deid.schema`, :mod:`deid.sources.io` and itself only.
 
 * :mod:`~deid.words.lexicon`: Wiktionary's noun, name and place forms;
 * :mod:`~deid.words.public`: capitalized words the training decisions print in clear text;
@@ -10,8 +10,8 @@ library, third-party packages, :mod:`deid.schema`, :mod:`deid.io` and itself onl
 * :mod:`~deid.words.ordinary`: ordinary word or known name, from all of the above;
 * :mod:`~deid.words.vocab`: street suffixes, legal forms, court abbreviations, name shapes;
 * :mod:`~deid.words.shape_cues` and :mod:`~deid.words.shapes`: the frozen cue lists and the
-  word shapes behind the model's input features (:mod:`deid.features`).
+  word shapes behind the model's input features (:mod:`deid.anonymizer.features`).
 
 The builders that regenerate the bundled lists from a corpus live above, in
-:mod:`deid.word_lists`, since only the corpus knows which documents are reserved.
+:mod:`deid.training.word_lists`, since only the corpus knows which documents are reserved.
 """

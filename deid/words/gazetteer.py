@@ -2,7 +2,7 @@
 
 Plain readers only: what the word tests need to know a name when they see one. Cleaning,
 pooling and weighted sampling for surrogates build on these in
-:mod:`deid.surrogates.gazetteers`.
+:mod:`deid.rewrite.surrogates.gazetteers`.
 """
 
 from __future__ import annotations

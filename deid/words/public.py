@@ -2,12 +2,12 @@
 ("ZDv", "Einschätzungsprärogative", "Sodann").
 
 The courts, whose job is to remove what is sensitive, left them, so a model span that is one
-of them is a false alarm unless the model is sure (:mod:`deid.policy`), and consistency never
-spreads one (:mod:`deid.consistency`). Persons' names, places and acronyms are left out: a
+of them is a false alarm unless the model is sure (:mod:`deid.anonymizer.policy`), and consistency never
+spreads one (:mod:`deid.anonymizer.consistency`). Persons' names, places and acronyms are left out: a
 court seat ("Celle") or a judge's name is public in one decision and a party's home town or
 name in the next, a public body's acronym ("KBS") in one is a company's name in the next.
 
-Built from the training split only; ``python -m deid.word_lists public data/corpus/train.jsonl``
+Built from the training split only; ``python -m deid.training.word_lists public data/corpus/train.jsonl``
 regenerates the bundled list and refuses reserved evaluation documents.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from deid.io import read_word_list
+from deid.sources.io import read_word_list
 from deid.words.gazetteer import person_and_place_names
 from deid.words.lexicon import LEX_NAME, LEX_PROPER, lexical_class
 

@@ -4,7 +4,7 @@ A capitalized word that names a role ("Zeuge", "Klägerin"), an organization ("F
 place or institution ("Landratsamt") gets the shape ``SHAPE_ROLE``; the shape is a model input
 feature, so a saved model was trained on exactly these lists. They are frozen: editing one
 silently changes the input of every saved model (``tests/code/test_feature_golden.py`` fails).
-The placeholder miner starts its own cue lists from these (:mod:`deid.placeholders.lexicon`)
+The placeholder miner starts its own cue lists from these (:mod:`deid.rewrite.placeholders.cues`)
 and extends them there; a new feature set that needs other words gets new lists here.
 """
 

@@ -7,7 +7,7 @@ as rare as a surname ("Waisengeld", "Schwurgerichtskammer") but are built from c
 ("Waisen" + "geld"), end in a noun suffix ("-ung", "-keit") or name a role ("Angeklagten").
 
 :func:`zipf`, :func:`word_shape` and :func:`noun_compound` are model input features
-(:mod:`deid.features`): they read only frozen lists (:mod:`deid.words.shape_cues` and the
+(:mod:`deid.anonymizer.features`): they read only frozen lists (:mod:`deid.words.shape_cues` and the
 constants here), never the placeholder miner's editable ones, so a saved model always sees
 the input it was trained on (``tests/code/test_feature_golden.py``). :func:`plain_compound`
 is no feature and may change.

@@ -43,7 +43,7 @@ LEGAL_FORMS: frozenset[str] = frozenset(
     Kapitalanlagegesellschaft Fleischhandelsgesellschaft""".split()
 )
 # The common one-word forms: a lowercase letter before one is a company placeholder ("w
-# GmbH", deid.placeholder_gold; the miner takes a narrower subset, deid.placeholders).
+# GmbH", deid.rewrite.placeholders.gold; the miner takes a narrower subset, deid.rewrite.placeholders).
 COMMON_LEGAL_FORMS: tuple[str, ...] = ("GmbH", "AG", "KG", "OHG", "GbR", "Holding", "UG", "SE", "mbH", "gGmbH")
 
 # --- courts ----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Tells a capitalized word at a sentence start ("… und S. Triftige Gründe …") from a surname
 after an initial ("M. Rennpferdt"): a word that also occurs in lower case is ordinary
-language. Built from the training split only; ``python -m deid.word_lists vocabulary
+language. Built from the training split only; ``python -m deid.training.word_lists vocabulary
 data/corpus/train.jsonl`` regenerates the bundled lists.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from deid.io import read_word_list
+from deid.sources.io import read_word_list
 
 RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "lowercase_words.txt.xz"
 NOUN_RESOURCE = Path(__file__).resolve().parents[1] / "resources" / "nouns.txt.xz"

@@ -1,4 +1,4 @@
-"""Noun swapping (deid.augment): unfamiliar ordinary words in real decisions, labelled O,
+"""Noun swapping (deid.training.augment): unfamiliar ordinary words in real decisions, labelled O,
 while the sensitive spans and their context stay where they were."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from deid.augment import noun_pool, swap_nouns
-from deid.placeholders import detect_placeholders
-from deid.surrogates import SurrogateGenerator
-from deid.training import SourceDocument, surrogate_texts
+from deid.rewrite.placeholders import detect_placeholders
+from deid.rewrite.surrogates import SurrogateGenerator
+from deid.training.augment import noun_pool, swap_nouns
+from deid.training.data import SourceDocument, surrogate_texts
 from deid.words.gazetteer import read_lines
 from deid.words.lexicon import LEX_NAME, LEX_NOUN, lexical_class
 from tests.conftest import read_source

@@ -1,4 +1,4 @@
-"""Per-document budgets (deid.budget): a document over its size or time budget is refused
+"""Per-document budgets (deid.anonymizer.budget): a document over its size or time budget is refused
 with a reason made of counts and limits, quarantined by the batch, and the batch goes on."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from deid import budget as budget_module
-from deid import components as components_module
-from deid.anonymize import PipelineConfig, build_pipeline
-from deid.batch import run_batch
-from deid.budget import Deadline, DocumentBudget, OverBudget, count_tokens
-from deid.io import read_jsonl
-from deid.settings import settings_from_params
-from deid.tokenizer import train_tokenizer
+from deid.anonymizer import budget as budget_module
+from deid.anonymizer import components as components_module
+from deid.anonymizer.budget import Deadline, DocumentBudget, OverBudget, count_tokens
+from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+from deid.ops.batch import run_batch
+from deid.sources.io import read_jsonl
+from deid.training.settings import settings_from_params
+from deid.training.tokenizer import train_tokenizer
 from tests.conftest import read_source
 
 # three real decisions: a short one, the longest of a collection, a short one

@@ -1,4 +1,4 @@
-"""deid.chunks: planning skips done documents and quarantines unreadable inputs, chunk
+"""deid.ops.chunks: planning skips done documents and quarantines unreadable inputs, chunk
 results merge into results + span report + quarantine, a re-run resumes, and the span report
 carries no text. Documents are real bundled decisions; processing is a stand-in that marks
 one fixed span, so the test is about bookkeeping, not models."""
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from deid import chunks
-from deid.batch import run_batch
-from deid.io import read_jsonl
+from deid.ops import chunks
+from deid.ops.batch import run_batch
 from deid.schema import Document
+from deid.sources.io import read_jsonl
 from tests.conftest import read_source
 
 DECISIONS = ("decisions/bag/1-azr-62-23.txt.xz", "decisions/bag/1-azr-74-23.txt.xz",

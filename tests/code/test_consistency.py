@@ -1,4 +1,4 @@
-"""Document-level consistency (deid.consistency) on long documents: the same spans as before
+"""Document-level consistency (deid.anonymizer.consistency) on long documents: the same spans as before
 its cost was made linear in the document's length, and a 3 MB decision in seconds."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from deid.consistency import propagate
-from deid.io import read_jsonl
-from deid.policy import keep_zones
+from deid.anonymizer.consistency import propagate
+from deid.anonymizer.policy import keep_zones
 from deid.schema import Document, Span
+from deid.sources.io import read_jsonl
 from tests.conftest import ROOT, read_source
 
 GOLD = [

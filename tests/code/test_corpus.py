@@ -1,4 +1,4 @@
-"""deid.corpus and ``deid corpus``: sources → documents, document-level split, manifest."""
+"""deid.sources.corpus and ``deid corpus``: sources → documents, document-level split, manifest."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from deid.cli import app
-from deid.corpus import (
+from deid.app.cli import app
+from deid.schema import Document
+from deid.sources.corpus import (
     SPLITS,
     assign_split,
     build_corpus,
@@ -20,8 +21,7 @@ from deid.corpus import (
     parse_header,
     split_corpus,
 )
-from deid.io import read_documents, sha256_bytes
-from deid.schema import Document
+from deid.sources.io import read_documents, sha256_bytes
 
 SOURCES = Path(__file__).resolve().parents[2] / "data" / "sources"
 

@@ -1,4 +1,4 @@
-"""Decoding token probabilities into word-aligned spans (deid.ner.decode_spans): the same
+"""Decoding token probabilities into word-aligned spans (deid.anonymizer.ner.decode_spans): the same
 spans as widening every piece to its word, in time linear in the text."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from deid.ner import decode_spans, widen_to_words
+from deid.anonymizer.ner import decode_spans, widen_to_words
 from deid.schema import MODEL_SOURCE, Span
 from tests.conftest import read_source
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from deid import encoder
+from deid.training import encoder
 from tests.conftest import read_source
 
 pytestmark = pytest.mark.slow

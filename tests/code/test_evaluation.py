@@ -1,4 +1,4 @@
-"""Tests of deid.evaluation: every expected number is worked out by hand in the test."""
+"""Tests of deid.evaluation.metrics: every expected number is worked out by hand in the test."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from seqeval.metrics import classification_report
 from seqeval.scheme import IOB2
 from typer.testing import CliRunner
 
-from deid.elements import Confusion, text_elements
-from deid.evaluation import (
+from deid.evaluation.metrics import (
     HALVES,
     aktenzeichen_slice,
     all_candidates,
@@ -28,8 +27,9 @@ from deid.evaluation import (
     restricted_confusion,
     slice_metrics,
 )
-from deid.io import read_documents
 from deid.schema import KEEP_LABELS, LABELS, Document, Span
+from deid.sources.elements import Confusion, text_elements
+from deid.sources.io import read_documents
 from tests.conftest import ROOT, read_source
 
 GOLD_SETS = {
@@ -372,7 +372,7 @@ def test_load_predictions_is_robust(tmp_path):
 
 
 def test_cli_evaluate(tmp_path):
-    from deid.cli import app
+    from deid.app.cli import app
 
     gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
     gold.write_text(json.dumps(doc().to_dict(), ensure_ascii=False) + "\n", encoding="utf-8")

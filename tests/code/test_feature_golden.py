@@ -1,5 +1,5 @@
 """The model's word features are frozen: every feature set gives each word the id it gave
-when the saved models were trained (deid.features).
+when the saved models were trained (deid.anonymizer.features).
 
 The table ``tests/data/feature_golden.json`` was written once from the code as it stood
 before word knowledge moved to ``deid.words``; it holds names, common nouns, compounds,
@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from deid.features import FEATURE_SETS, num_features, token_features, word_feature
+from deid.anonymizer.features import FEATURE_SETS, num_features, token_features, word_feature
 from tests.conftest import ROOT
 
 GOLDEN = json.loads((ROOT / "tests" / "data" / "feature_golden.json").read_text(encoding="utf-8"))

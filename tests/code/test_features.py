@@ -1,4 +1,4 @@
-"""Word features for from-scratch models: frequency buckets, case and shape (deid.features, deid.words.shapes)."""
+"""Word features for from-scratch models: frequency buckets, case and shape (deid.anonymizer.features, deid.words.shapes)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from transformers import BertConfig, BertForTokenClassification
 
-from deid.features import (
+from deid.anonymizer.features import (
     FEATURE_SET,
     FEATURE_SETS,
     num_features,
@@ -20,7 +20,7 @@ from deid.features import (
     word_bounds,
     word_feature,
 )
-from deid.models import uses_features
+from deid.training.models import uses_features
 from deid.words.lexicon import (
     LEX_NAME,
     LEX_NOUN,

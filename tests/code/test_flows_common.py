@@ -17,8 +17,8 @@ import pytest
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from deid.errors import UserError
-from deid.registry import TrackingServerDown
+from deid.ops.mlflow_registry import TrackingServerDown
+from deid.sources.errors import UserError
 from flows._common import (
     Durations,
     StageFailed,

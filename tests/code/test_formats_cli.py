@@ -14,11 +14,12 @@ import pytest
 from reportlab.lib.pdfencrypt import StandardEncryption
 from typer.testing import CliRunner
 
-from deid import chunks, formats
-from deid.anonymize import PipelineConfig, build_pipeline
-from deid.batch import run_batch
-from deid.cli import app
-from deid.io import read_jsonl
+from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+from deid.app.cli import app
+from deid.ops import chunks
+from deid.ops.batch import run_batch
+from deid.sources import formats
+from deid.sources.io import read_jsonl
 from tests.code.formats_data import IBAN, decision
 from tests.code.test_formats_court_xml import build_xml, build_zip
 from tests.code.test_formats_docx import build_docx

@@ -14,9 +14,9 @@ from xml.sax.saxutils import escape
 import pytest
 from lxml import etree
 
-from deid import formats
-from deid.formats.writer import anonymize as anonymize_file
-from deid.io import Rejected, iter_input
+from deid.anonymizer.writer import anonymize as anonymize_file
+from deid.sources import formats
+from deid.sources.io import Rejected, iter_input
 from tests.code.formats_data import decision, name_spans, surnames
 
 DOCTYPE = '<!DOCTYPE dokument SYSTEM "http://www.rechtsprechung-im-internet.de/dtd/v1/rii-dok.dtd">'

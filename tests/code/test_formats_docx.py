@@ -13,9 +13,9 @@ from pathlib import Path
 import docx
 import pytest
 
-from deid import formats
-from deid.formats.writer import anonymize as anonymize_file
-from deid.io import InputError, Rejected, iter_input
+from deid.anonymizer.writer import anonymize as anonymize_file
+from deid.sources import formats
+from deid.sources.io import InputError, Rejected, iter_input
 from tests.code.formats_data import NAMES, name_spans, paragraphs, surnames
 
 SPLIT_NAME = NAMES["Zeugin S."]

@@ -9,9 +9,9 @@ import html
 from html.parser import HTMLParser
 from pathlib import Path
 
-from deid import formats
-from deid.formats.writer import anonymize as anonymize_file
-from deid.io import Rejected, iter_input
+from deid.anonymizer.writer import anonymize as anonymize_file
+from deid.sources import formats
+from deid.sources.io import Rejected, iter_input
 from tests.code.formats_data import NAMES, name_spans, paragraphs, surnames
 
 SPLIT_NAME = NAMES["Zeugin S."]

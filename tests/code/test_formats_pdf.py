@@ -19,9 +19,9 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.pdfgen import canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
-from deid import formats
-from deid.formats.writer import anonymize as anonymize_file
-from deid.io import Rejected, iter_input
+from deid.anonymizer.writer import anonymize as anonymize_file
+from deid.sources import formats
+from deid.sources.io import Rejected, iter_input
 from tests.code.formats_data import name_spans, paragraphs, surnames
 
 
@@ -135,7 +135,7 @@ def test_page_images_have_a_pixel_bound(monkeypatch: pytest.MonkeyPatch) -> None
     """A poster-sized page is rendered at fewer DPI, never into an image over the bound."""
     import pypdfium2.raw as pdfium_c
 
-    from deid.formats import pdf as pdf_format
+    from deid.sources.formats import pdf as pdf_format
 
     buffer = io.BytesIO()
     poster = canvas.Canvas(buffer, pagesize=(2000, 2000), invariant=1)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from deid import formats
-from deid.formats.writer import anonymize as anonymize_file
-from deid.io import InputError, iter_input
+from deid.anonymizer.writer import anonymize as anonymize_file
+from deid.sources import formats
+from deid.sources.io import InputError, iter_input
 from tests.code.formats_data import decision, name_spans, surnames
 
 

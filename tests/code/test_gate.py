@@ -10,8 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from deid import gate, registry
-from deid.gate import GateConfig, decide, render_markdown
+from deid.ops import gate
+from deid.ops import mlflow_registry as registry
+from deid.ops.gate import GateConfig, decide, render_markdown
 
 pytestmark = pytest.mark.slow  # a real MLflow store with registered models: seconds per test
 
@@ -383,7 +384,7 @@ def test_manual_promote_and_rollback_need_a_reason_and_record_who_when_why(model
 def test_cli_promote_and_rollback_refuse_without_reason(model, monkeypatch) -> None:
     from typer.testing import CliRunner
 
-    from deid.cli import app
+    from deid.app.cli import app
 
     monkeypatch.setenv("MLFLOW_TRACKING_URI", model["uri"])
     runner = CliRunner()
@@ -416,7 +417,7 @@ def test_cli_gate_takes_no_evaluation_from_a_file(store, monkeypatch, tmp_path, 
     nothing, so it rejects)."""
     from typer.testing import CliRunner
 
-    from deid.cli import app
+    from deid.app.cli import app
 
     client = store["client"]
     if not client.search_registered_models(f"name = '{registry.MODEL_NAME}'"):

@@ -1,8 +1,8 @@
 """The layers of the project, read from the source with ``ast`` (nothing is imported):
 
 * ``deid`` is the library: it never imports ``flows``, ``pipelines`` or ``bench``, and only
-  ``deid/cli.py`` and ``deid/commands/`` import the command line (``deid.cli``,
-  ``deid.commands``), so the CLI stays a thin shell over library functions;
+  ``deid/app/cli.py`` and ``deid/app/commands/`` import the command line (``deid.app.cli``,
+  ``deid.app.commands``), so the CLI stays a thin shell over library functions;
 * ``pipelines`` (the DVC stages) call the library, never ``flows`` or the command line: a
   stage's DVC deps are then library modules only;
 * ``flows`` may import ``pipelines`` and ``deid``;
@@ -24,7 +24,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-COMMAND_LINE = ("deid.cli", "deid.commands")
+COMMAND_LINE = ("deid.app.cli", "deid.app.commands")
 
 
 def _files(package: str) -> list[Path]:
@@ -136,7 +136,7 @@ def _module_level(path: Path) -> Iterator[str]:
 
 
 def _unit(module: str) -> str:
-    """``deid.surrogates.person`` → ``deid.surrogates``; ``deid.io`` stays ``deid.io``."""
+    """``deid.rewrite.surrogates.person`` → ``deid.rewrite.surrogates``; ``deid.sources.io`` stays ``deid.sources.io``."""
     return ".".join(module.split(".")[:2])
 
 
@@ -183,4 +183,4 @@ def test_the_checks_see_imports_of_every_kind(tmp_path: Path) -> None:
     relative = ast.parse("from .commands import rewrite").body[0]
     assert isinstance(relative, ast.ImportFrom)
     assert _resolve(ROOT / "deid" / "x.py", relative) == "deid.commands"
-    assert _resolve(ROOT / "deid" / "rewrite" / "__init__.py", relative) == "deid.rewrite.commands"
+    assert _resolve(ROOT / "deid" / "rewrite" / "gold" / "__init__.py", relative) == "deid.rewrite.gold.commands"

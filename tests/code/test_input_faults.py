@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from deid import chunks
-from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
-from deid.batch import run_batch, run_settings
-from deid.cli import app
-from deid.io import InputError, Rejected, decode_text, iter_input, read_jsonl
-from deid.operators.mask import DEFAULT_MASK_CHAR
+from deid.anonymizer.operators.mask import DEFAULT_MASK_CHAR
+from deid.anonymizer.pipeline import Pipeline, PipelineConfig, build_pipeline
+from deid.app.cli import app
+from deid.ops import chunks
+from deid.ops.batch import run_batch, run_settings
 from deid.schema import Span
+from deid.sources.io import InputError, Rejected, decode_text, iter_input, read_jsonl
 from tests.conftest import read_source
 
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"

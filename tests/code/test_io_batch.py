@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from deid.batch import run_batch
-from deid.io import InputError, decode_text, iter_input, Rejected
-from deid.placeholders import detect_placeholders
+from deid.ops.batch import run_batch
+from deid.rewrite.placeholders import detect_placeholders
 from deid.schema import spans_to_dicts
+from deid.sources.io import InputError, Rejected, decode_text, iter_input
 from tests.conftest import read_source
 
 
@@ -56,7 +56,7 @@ def test_batch_quarantines_bad_files_and_processes_the_rest(messy_dir: Path, tmp
     quarantine = [json.loads(l) for l in (out.parent / "placeholders.quarantine.jsonl").read_text().splitlines()]
     reasons = {Path(q["path"]).name: q["reason"] for q in quarantine}
     assert reasons["empty.txt"] == "empty file" and reasons["blank.txt"] == "empty file"
-    assert reasons["binary.pdf"] == "not a valid PDF (PDFium cannot load it)"  # read as a PDF (deid.formats)
+    assert reasons["binary.pdf"] == "not a valid PDF (PDFium cannot load it)"  # read as a PDF (deid.sources.formats)
     cp = [json.loads(l) for l in out.read_text().splitlines() if json.loads(l)["id"] == "cp1252"][0]
     text = "Der Kläger K. wohnt in der Kstraße 5 in Würzburg."
     assert [text[s["start"] : s["end"]] for s in cp["placeholders"]] == ["K.", "Kstraße 5"]

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
-from deid.batch import run_batch
-from deid.io import read_jsonl
-from deid.models import ModelSpec, build_model
-from deid.ner import TokenClassifier
+from deid.anonymizer.ner import TokenClassifier
+from deid.anonymizer.pipeline import Pipeline, PipelineConfig, build_pipeline
+from deid.ops.batch import run_batch
 from deid.schema import Document
-from deid.tokenizer import train_tokenizer
+from deid.sources.io import read_jsonl
+from deid.training.models import ModelSpec, build_model
+from deid.training.tokenizer import train_tokenizer
 from tests.conftest import read_source
 
 NEXT = "decisions/bfh/STRE202450071.txt.xz"

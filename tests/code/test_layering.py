@@ -19,7 +19,7 @@ from tests.conftest import ROOT
 PACKAGE = ROOT / "deid"
 WORDS = "deid.words"
 # What word knowledge may use beside itself: the document model and file readers.
-WORDS_MAY_IMPORT = frozenset({"deid.schema", "deid.io"})
+WORDS_MAY_IMPORT = frozenset({"deid.schema", "deid.sources.io"})
 
 
 def _module_name(path: Path) -> str:
@@ -117,8 +117,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_scanner_sees_the_known_imports() -> None:
     """The checks below are only as good as the import scan."""
     assert "deid.words.lexicon" in _graph(True)["deid.words.ordinary"]
-    assert "deid.words.shapes" in _graph(True)["deid.features"]
-    assert "deid.words.gazetteer" in _graph(False)["deid.policy"]  # a function-level import
+    assert "deid.words.shapes" in _graph(True)["deid.anonymizer.features"]
+    assert "deid.words.gazetteer" in _graph(False)["deid.anonymizer.policy"]  # a function-level import
 
 
 def test_word_knowledge_imports_nothing_above_it() -> None:
@@ -134,8 +134,8 @@ def test_word_knowledge_imports_nothing_above_it() -> None:
 
 
 def test_importing_word_knowledge_loads_nothing_above_it() -> None:
-    """The basics import only each other when loaded (``deid.io`` reads PDFs and Word
-    files through ``deid.formats`` inside a function only)."""
+    """The basics import only each other when loaded (``deid.sources.io`` reads PDFs and Word
+    files through ``deid.sources.formats`` inside a function only)."""
     graph = _graph(top_level_only=True)
     seen: set[str] = set()
     todo = [m for m in MODULES if m.startswith(WORDS)]
@@ -148,19 +148,19 @@ def test_importing_word_knowledge_loads_nothing_above_it() -> None:
 
 
 def test_model_features_read_only_word_knowledge() -> None:
-    """The model's input (``deid.features``) is built from frozen word knowledge alone: no rule
+    """The model's input (``deid.anonymizer.features``) is built from frozen word knowledge alone: no rule
     or cue list above it (the placeholder miner's, the policy's) can change a saved model's
     input, not even through a function-level import."""
     graph = _graph(top_level_only=False)
     seen: set[str] = set()
-    todo = ["deid.features"]
+    todo = ["deid.anonymizer.features"]
     while todo:
         module = todo.pop()
         if module not in seen:
             seen.add(module)
             if module not in WORDS_MAY_IMPORT:  # their function-level imports read files
                 todo.extend(graph[module])
-    above = {m for m in seen if not m.startswith(WORDS)} - WORDS_MAY_IMPORT - {"deid.features"}
+    above = {m for m in seen if not m.startswith(WORDS)} - WORDS_MAY_IMPORT - {"deid.anonymizer.features"}
     assert not above, sorted(above)
 
 

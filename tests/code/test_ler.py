@@ -1,4 +1,4 @@
-"""deid.ler: CoNLL parsing, document boundaries, detokenization, entity spans (real LER)."""
+"""deid.sources.ler: CoNLL parsing, document boundaries, detokenization, entity spans (real LER)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from deid.ler import (
+from deid.sources.ler import (
     COURTS,
     JUDGE_COURTS,
     Sentence,

@@ -1,4 +1,4 @@
-"""deid.model_eval: a pipeline evaluated on real rewritten LER decisions slice by slice, the
+"""deid.evaluation.gold_sets: a pipeline evaluated on real rewritten LER decisions slice by slice, the
 model run once per slice for both the pipeline's and the model's own report, and slices
 predicted apart (as the retrain flow's Dask workers do) giving the same report."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
-from deid.io import read_documents
-from deid.model_eval import (
+from deid.anonymizer.ner import TokenClassifier
+from deid.anonymizer.pipeline import Pipeline, PipelineConfig, build_pipeline
+from deid.evaluation.gold_sets import (
     SLICE_DOCUMENTS,
     Predictions,
     evaluate_pipeline,
@@ -19,9 +19,9 @@ from deid.model_eval import (
     predict_slice,
     slices,
 )
-from deid.models import ModelSpec, build_model
-from deid.ner import TokenClassifier
-from deid.tokenizer import train_tokenizer
+from deid.sources.io import read_documents
+from deid.training.models import ModelSpec, build_model
+from deid.training.tokenizer import train_tokenizer
 from tests.conftest import ROOT, read_source
 
 pytestmark = pytest.mark.slow  # builds and runs a tiny model: seconds per test

@@ -1,4 +1,4 @@
-"""deid.surrogates.novel and the LER rewrite with novel surrogates
+"""deid.rewrite.surrogates.novel and the LER rewrite with novel surrogates
 (``data/gold/ler_rewritten_novel.jsonl``): made-up names that no list, lexicon, wordfreq or
 training text knows, on real reserved LER decisions and the real training splits."""
 
@@ -9,17 +9,17 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from deid import surrogate_overlap as so
-from deid.evaluation import document_half, evaluate
-from deid.io import read_documents, write_documents
-from deid.ler import load_ler_file
-from deid.placeholder_gold import ler_gold_placeholders
-from deid.rewrite.auto import POOL, auto_id, rewrite_ler_document, rewrite_ler_documents
+from deid.evaluation import surrogate_overlap as so
+from deid.evaluation.metrics import document_half, evaluate
+from deid.rewrite.gold.auto import POOL, auto_id, rewrite_ler_document, rewrite_ler_documents
+from deid.rewrite.placeholders.gold import ler_gold_placeholders
+from deid.rewrite.surrogates import SurrogateGenerator, novel
+from deid.rewrite.surrogates.novel_elements import PLACE_HEADS, STEMS, STREET_HEADS, SURNAME_HEADS
+from deid.rewrite.surrogates.organization import TRADES
 from deid.schema import Document, coarse_label
-from deid.surrogates import SurrogateGenerator, novel
-from deid.surrogates.novel_elements import PLACE_HEADS, STEMS, STREET_HEADS, SURNAME_HEADS
-from deid.surrogates.organization import TRADES
-from deid.textedit import apply_replacements
+from deid.sources.io import read_documents, write_documents
+from deid.sources.ler import load_ler_file
+from deid.sources.textedit import apply_replacements
 from tests.conftest import ROOT, SOURCES
 
 pytestmark = pytest.mark.slow  # novel-name lists built from the whole training text: seconds per test
@@ -264,7 +264,7 @@ def test_committed_set_is_a_usable_gold_set(committed):
 
 
 def test_cli_rewrites_with_novel_surrogates_and_refuses_an_unknown_source(reserved, tmp_path):
-    from deid.cli import app
+    from deid.app.cli import app
 
     source, train, out = tmp_path / "ler.jsonl", tmp_path / "train.jsonl", tmp_path / "o.jsonl"
     write_documents(source, [d for d in reserved if ler_gold_placeholders(d)][:2])

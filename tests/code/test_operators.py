@@ -1,4 +1,4 @@
-"""deid.operators: neutralizing detected spans without touching anything else of the text."""
+"""deid.anonymizer.operators: neutralizing detected spans without touching anything else of the text."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from random import Random
 import pytest
 from stdnum import iban as stdnum_iban
 
-from deid.operators import (
+from deid.anonymizer.operators import (
     OPERATORS,
     DocumentAnonymizer,
     LabelParams,
@@ -24,11 +24,11 @@ from deid.operators import (
     anonymize_text,
     merge_overlaps,
 )
-from deid.operators.label import entity_key
+from deid.anonymizer.operators.label import entity_key
 from deid.schema import FINE_TO_COARSE, LABELS, Span
 from tests.conftest import read_source
 
-PACKAGE = Path(__file__).resolve().parents[2] / "deid" / "operators"
+PACKAGE = Path(__file__).resolve().parents[2] / "deid" / "anonymizer" / "operators"
 KEY = b"test-key-1"
 DOCS = ("decisions/bag/1-azr-62-23.txt.xz", "decisions/bfh/STRE202450071.txt.xz")
 _MONTHS = "Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
@@ -457,9 +457,9 @@ def test_operators_import_only_what_they_may():
         outside_package = {
             name
             for name in _imported_modules(path)
-            if name.split(".")[0] == "deid" and not name.startswith("deid.operators")
+            if name.split(".")[0] == "deid" and not name.startswith("deid.anonymizer.operators")
         }
-        allowed = {"deid.schema", "deid.textedit"}
+        allowed = {"deid.schema", "deid.sources.textedit"}
         if path.name == "pseudonymize.py":
-            allowed |= {"deid.surrogates", "deid.surrogates.substitute"}
+            allowed |= {"deid.rewrite.surrogates", "deid.rewrite.surrogates.substitute"}
         assert outside_package <= allowed, path.name

@@ -1,4 +1,4 @@
-"""deid.paragraphs: de-hyphenation, line joining, structure removal, offsets (real text)."""
+"""deid.sources.paragraphs: de-hyphenation, line joining, structure removal, offsets (real text)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from deid.paragraphs import Paragraph, extract_paragraphs, iter_paragraph_texts
+from deid.sources.paragraphs import Paragraph, extract_paragraphs, iter_paragraph_texts
 
 DECISIONS = Path(__file__).resolve().parents[2] / "data" / "sources" / "decisions"
 

@@ -1,4 +1,4 @@
-"""deid.anonymize.cached_pipeline: a saved pipeline loaded once per process (the anonymize
+"""deid.anonymizer.pipeline.cached_pipeline: a saved pipeline loaded once per process (the anonymize
 flow's chunk tasks on one Dask worker share it), loaded again when its settings change."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from deid.anonymize import PIPELINE_FILE, Pipeline, PipelineConfig, cached_pipeline
+from deid.anonymizer.pipeline import PIPELINE_FILE, Pipeline, PipelineConfig, cached_pipeline
 
 
 def _save(directory: Path, **settings) -> Path:

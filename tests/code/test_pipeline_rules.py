@@ -12,16 +12,16 @@ from collections import Counter
 
 import pytest
 
-from deid.anonymize import Pipeline, PipelineConfig
-from deid.consistency import propagate
-from deid.io import read_jsonl, write_jsonl
-from deid.models import ModelSpec, build_model
-from deid.ner import TokenClassifier
-from deid.policy import PolicyConfig, apply_policy, keep_zones
+from deid.anonymizer.consistency import propagate
+from deid.anonymizer.ner import TokenClassifier
+from deid.anonymizer.pipeline import Pipeline, PipelineConfig
+from deid.anonymizer.policy import PolicyConfig, apply_policy, keep_zones
 from deid.schema import LITERATURE, PERSON, PUBLIC_ENTITY, Document, Span
-from deid.tokenizer import train_tokenizer
-from deid.trainer import calibrate_threshold
-from deid.training import LabelledText
+from deid.sources.io import read_jsonl, write_jsonl
+from deid.training.data import LabelledText
+from deid.training.loop import calibrate_threshold
+from deid.training.models import ModelSpec, build_model
+from deid.training.tokenizer import train_tokenizer
 from deid.words.lexicon import is_common_noun
 from tests.conftest import ROOT
 
@@ -271,7 +271,7 @@ def test_judges_with_a_short_title_are_kept():
 def test_public_web_addresses_are_kept_but_a_company_site_is_not():
     """A court's or authority's site is a source ("abrufbar unter … (bayern.de)"); the
     URL recognizer still marks a party's own site."""
-    from deid.recognizers import analyze_all, build_recognizers
+    from deid.anonymizer.recognizers import analyze_all, build_recognizers
 
     bavaria = [Document.from_dict(r) for r in read_jsonl(ROOT / "data" / "gold" / "bavaria" / "rewritten.jsonl")]
     doc = next(d for d in bavaria if "bayern.de" in d.text)
@@ -407,7 +407,7 @@ def test_a_batch_run_logs_ids_and_counts_but_no_sensitive_text(gold, untrained, 
     write_jsonl(tmp_path / "in.jsonl", [d.to_dict() for d in docs] + [{"id": "broken"}])
     caplog.set_level(logging.DEBUG)
     run = subprocess.run(
-        [sys.executable, "-m", "deid.cli", "-v", "anonymize", "-i", str(tmp_path / "in.jsonl"),
+        [sys.executable, "-m", "deid.app.cli", "-v", "anonymize", "-i", str(tmp_path / "in.jsonl"),
          "-o", str(tmp_path / "out.jsonl"), "--model", str(tmp_path / "model"), "--operator", "mask"],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )

@@ -18,8 +18,8 @@ import httpx
 import pytest
 import yaml
 
-from deid.ler import read_conll, split_documents
-from deid.versioning import import_sources
+from deid.ops.versioning import import_sources
+from deid.sources.ler import read_conll, split_documents
 from pipelines import (
     dataset,
     evaluate,
@@ -229,8 +229,8 @@ def reviewed(with_dataset: Path) -> dict:
     pasted with three of its placeholders marked (the evaluation side: the salt is chosen
     so) and the workspace's reserved Bavarian decision (refused); then the ``reviews`` stage
     with its GX suite."""
-    from deid.placeholders import detect_placeholders
-    from deid.review.dataset import EVALUATION, TRAIN, document_key, review_split
+    from deid.rewrite.placeholders import detect_placeholders
+    from deid.sources.reviews.dataset import EVALUATION, TRAIN, document_key, review_split
     from infra.workbench import start_service
     from tests.code.formats_data import decision, name_spans
 
@@ -374,7 +374,7 @@ def word_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Pat
 def test_words_builds_the_lists_from_the_training_split(ingested: Path, word_lists: dict[str, Path], tmp_path: Path) -> None:
     import hashlib
 
-    from deid.io import read_word_list
+    from deid.sources.io import read_word_list
 
     words.main(["--train", f"{ingested}/data/corpus/train.jsonl", "--metrics", f"{tmp_path}/words.json"])
     metrics = _read(tmp_path / "words.json")
@@ -405,8 +405,8 @@ def test_words_on_the_bundled_corpus_gives_the_committed_lists(word_lists: dict[
 
 @pytest.mark.slow
 def test_paragraphs_round_trip_with_their_offset_runs(with_paragraphs: Path) -> None:
-    from deid.io import read_documents, read_jsonl
-    from deid.paragraphs import Paragraph, extract_paragraphs
+    from deid.sources.io import read_documents, read_jsonl
+    from deid.sources.paragraphs import Paragraph, extract_paragraphs
 
     ws = with_paragraphs
     docs = {d.id: d for d in read_documents(ws / "data/corpus/test.jsonl")}
@@ -424,7 +424,7 @@ def test_paragraphs_round_trip_with_their_offset_runs(with_paragraphs: Path) -> 
 
 @pytest.mark.slow
 def test_placeholders_cover_every_document(with_placeholders: Path) -> None:
-    from deid.io import read_jsonl
+    from deid.sources.io import read_jsonl
 
     ws = with_placeholders
     records = list(read_jsonl(ws / "data/work/placeholders.jsonl"))
@@ -468,7 +468,7 @@ def test_validate_fails_below_the_thresholds(validated: Path, tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_dataset_writes_training_documents_and_rewritten_test_sets(with_dataset: Path) -> None:
-    from deid.io import read_documents
+    from deid.sources.io import read_documents
 
     ws = with_dataset
     train_docs = read_documents(ws / "data/dataset/train.jsonl")
@@ -560,7 +560,7 @@ def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Pat
     training document of the next training run (its id in the training report), with its
     reviewed names replaced by surrogates: they never become vocabulary; the review of the
     reserved Bavarian decision is refused; the third review went to the evaluation set."""
-    from deid.io import read_documents
+    from deid.sources.io import read_documents
 
     ws = trained
     report = _read(ws / "reports/reviews.json")
@@ -610,15 +610,15 @@ def test_evaluate_writes_metrics_reports_and_recall_plots(evaluated: Path) -> No
 # --- dvc.yaml -----------------------------------------------------------------------------
 
 PACKAGES = (
-    "deid/placeholders",
-    "deid/surrogates",
-    "deid/recognizers",
-    "deid/operators",
-    "deid/rewrite",
-    "deid/checks",
+    "deid/rewrite/placeholders",
+    "deid/rewrite/surrogates",
+    "deid/anonymizer/recognizers",
+    "deid/anonymizer/operators",
+    "deid/rewrite/gold",
+    "deid/ops/checks",
     "deid/words",
 )
-RESOURCE_USERS = ("deid/placeholders", "deid/surrogates", "deid/policy.py", "deid/words")
+RESOURCE_USERS = ("deid/rewrite/placeholders", "deid/rewrite/surrogates", "deid/anonymizer/policy.py", "deid/words")
 
 
 def _module_file(name: str) -> Path | None:
@@ -692,8 +692,8 @@ def test_stage_deps_cover_the_modules_it_imports(stage: str) -> None:
 
 # what a change to the model or the anonymize policy touches; the data stages must not
 # import it, or `dvc repro` re-runs validate → dataset → train after every policy edit
-MODEL_STACK = ("deid/anonymize.py", "deid/policy.py", "deid/ner.py", "deid/models.py",
-               "deid/train_model.py", "deid/training.py", "deid/trainer.py", "deid/onnx_engine.py")  # fmt: skip
+MODEL_STACK = ("deid/anonymizer/pipeline.py", "deid/anonymizer/policy.py", "deid/anonymizer/ner.py", "deid/training/models.py",
+               "deid/training/job.py", "deid/training/data.py", "deid/training/loop.py", "deid/anonymizer/onnx_engine.py")  # fmt: skip
 MODEL_PACKAGES = {"torch", "transformers", "onnx", "onnxruntime", "safetensors"}
 
 
@@ -715,7 +715,7 @@ def test_data_stages_do_not_depend_on_the_model_stack(stage: str) -> None:
     assert not sorted(modules & set(MODEL_STACK)), f"{stage} imports the model stack"
     assert not sorted(_third_party(modules) & MODEL_PACKAGES), f"{stage} imports a model package"
     deps = DVC_YAML["stages"][stage]["deps"]
-    assert not [d for d in deps if d in MODEL_STACK or d.startswith("deid/commands")]
+    assert not [d for d in deps if d in MODEL_STACK or d.startswith("deid/app/commands")]
 
 
 def test_words_outs_are_the_lists_the_library_reads() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from deid.placeholders import detect_placeholders
+from deid.rewrite.placeholders import detect_placeholders
 from tests.conftest import read_source
 
 

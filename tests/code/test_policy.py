@@ -1,4 +1,4 @@
-"""The keep policy (deid.policy) on long inputs: the same zones on real decisions as before
+"""The keep policy (deid.anonymizer.policy) on long inputs: the same zones on real decisions as before
 its patterns were bounded, and a 1 MB hyphenated word in linear time."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from deid.io import read_jsonl
-from deid.policy import keep_zones
+from deid.anonymizer.policy import keep_zones
 from deid.schema import PUBLIC_ENTITY
+from deid.sources.io import read_jsonl
 from tests.conftest import ROOT, read_source
 
 GOLD = ("data/gold/ler_rewritten.jsonl", "data/gold/bavaria/rewritten.jsonl")
@@ -48,7 +48,7 @@ def test_a_1_mb_hyphenated_word_and_a_court_site_after_it() -> None:
 def test_a_statute_at_a_line_end_does_not_swallow_the_next_line() -> None:
     """"§ 3 Abs. 1 S. 1" ends a line, an IBAN begins the next: its "DE89" looked like the law's
     abbreviation, so the statute zone reached over it and the policy dropped the IBAN."""
-    from deid.anonymize import build_pipeline
+    from deid.anonymizer.pipeline import build_pipeline
 
     decision = read_source("decisions/bag/1-azr-62-23.txt.xz")
     paragraph = next(p for p in decision.split("\n") if len(p) > 200)

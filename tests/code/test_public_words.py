@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from deid.word_lists import main
+from deid.training.word_lists import main
 from deid.words.gazetteer import read_lines
 from deid.words.ordinary import is_ordinary_word
 from deid.words.public import build as build_public

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
+from deid.anonymizer.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
 
 
 @pytest.mark.parametrize(

@@ -14,12 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from deid.recognizers import RECOGNIZERS, build_recognizers
-from deid.recognizers.base import Pattern, PatternRecognizer, context_regex, resolve_overlaps
+from deid.anonymizer.recognizers import RECOGNIZERS, build_recognizers
+from deid.anonymizer.recognizers.base import (
+    Pattern,
+    PatternRecognizer,
+    context_regex,
+    resolve_overlaps,
+)
 from deid.schema import Span
 
 _MARK = re.compile(r"\[\[(.+?)\]\]")
-PACKAGE = Path(__file__).resolve().parents[2] / "deid" / "recognizers"
+PACKAGE = Path(__file__).resolve().parents[2] / "deid" / "anonymizer" / "recognizers"
 
 
 def unmark(marked: str) -> tuple[str, list[tuple[int, int]]]:
@@ -141,7 +146,7 @@ def test_recognizer_modules_import_only_schema_from_deid() -> None:
                 continue
             for name in names:
                 if name.split(".")[0] == "deid":
-                    assert name == "deid.schema" or name.startswith(("deid.recognizers", "deid.words")), (
+                    assert name == "deid.schema" or name.startswith(("deid.anonymizer.recognizers", "deid.words")), (
                         path.name,
                         name,
                     )
@@ -183,7 +188,7 @@ def test_linear_time_on_adversarial_text(kind: str) -> None:
 
 def test_logs_carry_no_text(caplog: pytest.LogCaptureFixture) -> None:
     secret = "Tel. 0911 123456, max.mustermann@example.org, DE89 3704 0044 0532 0130 00"
-    with caplog.at_level(logging.DEBUG, logger="deid.recognizers"):
+    with caplog.at_level(logging.DEBUG, logger="deid.anonymizer.recognizers"):
         for recognizer in build_recognizers():
             recognizer.analyze(secret)
     assert caplog.records, "recognizers log their hit counts"

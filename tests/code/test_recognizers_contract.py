@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.contract_number import ContractNumberRecognizer
+from deid.anonymizer.recognizers.contract_number import ContractNumberRecognizer
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from deid.recognizers import analyze_all, build_recognizers
+from deid.anonymizer.recognizers import analyze_all, build_recognizers
 from deid.schema import Span
 
 pytestmark = pytest.mark.slow  # every recognizer over the whole bundled corpus: seconds per test

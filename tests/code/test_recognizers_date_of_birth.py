@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.date_of_birth import DateOfBirthRecognizer
+from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer
 
 
 @pytest.mark.parametrize(
@@ -50,8 +50,8 @@ def test_date_of_birth_scores(text: str, score: float) -> None:
 
 def test_params_keep_birth_years_but_mark_birth_dates() -> None:
     """params.yaml follows the courts: a birth year alone stays, a birth date or month goes."""
-    from deid.recognizers import build_recognizers
-    from deid.settings import load_settings
+    from deid.anonymizer.recognizers import build_recognizers
+    from deid.training.settings import load_settings
 
     config = load_settings().pipeline.step("recognizers").config
     recognizers = build_recognizers({"min_score": config.min_score, "recognizers": dict(config.recognizers)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.email import EmailRecognizer
+from deid.anonymizer.recognizers.email import EmailRecognizer
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.bic import BicRecognizer
-from deid.recognizers.iban import IbanRecognizer
+from deid.anonymizer.recognizers.bic import BicRecognizer
+from deid.anonymizer.recognizers.iban import IbanRecognizer
 
 
 @pytest.mark.parametrize(

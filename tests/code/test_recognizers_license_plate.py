@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.license_plate import LicensePlateRecognizer
+from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 
 
 @pytest.mark.parametrize(

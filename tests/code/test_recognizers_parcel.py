@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.parcel_number import ParcelNumberRecognizer
+from deid.anonymizer.recognizers.parcel_number import ParcelNumberRecognizer
 
 
 @pytest.mark.parametrize(

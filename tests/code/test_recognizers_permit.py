@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.permit_number import PermitNumberRecognizer
+from deid.anonymizer.recognizers.permit_number import PermitNumberRecognizer
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.phone import PhoneRecognizer
+from deid.anonymizer.recognizers.phone import PhoneRecognizer
 
 
 @pytest.mark.parametrize(

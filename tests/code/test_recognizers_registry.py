@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deid.recognizers import RECOGNIZERS, analyze_all, build_recognizers
+from deid.anonymizer.recognizers import RECOGNIZERS, analyze_all, build_recognizers
 
 PHONE = "deid.recognizers.phone.v1"
 URL = "deid.recognizers.url.v1"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.social_security import (
+from deid.anonymizer.recognizers.social_security import (
     SocialSecurityRecognizer,
     is_valid_rvnr,
     rvnr_check_digit,

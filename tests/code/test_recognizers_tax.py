@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.tax_id import TaxIdRecognizer
-from deid.recognizers.tax_number import TaxNumberRecognizer
-from deid.recognizers.vat_id import VatIdRecognizer
+from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
+from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
+from deid.anonymizer.recognizers.vat_id import VatIdRecognizer
 
 
 @pytest.mark.parametrize(

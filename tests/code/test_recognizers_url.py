@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.url import UrlRecognizer
+from deid.anonymizer.recognizers.url import UrlRecognizer
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.recognizers.vehicle_id import VehicleIdRecognizer, check_digit_ok
+from deid.anonymizer.recognizers.vehicle_id import VehicleIdRecognizer, check_digit_ok
 
 
 @pytest.mark.parametrize(

@@ -12,15 +12,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from deid import registry
-from deid.anonymize import Pipeline, PipelineConfig
-from deid.io import read_jsonl
-from deid.models import ModelSpec, build_model
-from deid.ner import TokenClassifier
+from deid.anonymizer.ner import TokenClassifier
+from deid.anonymizer.pipeline import Pipeline, PipelineConfig
+from deid.ops import mlflow_registry as registry
 from deid.schema import Document
-from deid.tokenizer import train_tokenizer
-from deid.train_model import REPORT_FILE, TrainingOutput
-from deid.trainer import EpochStats, TrainResult
+from deid.sources.io import read_jsonl
+from deid.training.job import REPORT_FILE, TrainingOutput
+from deid.training.loop import EpochStats, TrainResult
+from deid.training.models import ModelSpec, build_model
+from deid.training.tokenizer import train_tokenizer
 from tests.conftest import ROOT, read_source
 
 pytestmark = pytest.mark.slow  # a real MLflow store and a trained tiny pipeline: seconds per test
@@ -101,8 +101,8 @@ def output(pipeline_dir) -> TrainingOutput:
 
 @pytest.fixture(scope="module")
 def evaluations(pipeline_dir, gold) -> dict[str, dict]:
-    from deid.anonymize import build_pipeline
-    from deid.model_eval import evaluate_pipeline
+    from deid.anonymizer.pipeline import build_pipeline
+    from deid.evaluation.gold_sets import evaluate_pipeline
 
     return {"ler": evaluate_pipeline(build_pipeline(pipeline_dir, device="cpu"), gold, ["all"])}
 
@@ -312,8 +312,8 @@ def test_pyfunc_rejects_input_without_text_column(logged, restore_sys_path) -> N
 def test_resolve_model_and_cli_anonymize_with_the_alias_uri(logged, tmp_path) -> None:
     from typer.testing import CliRunner
 
-    from deid.cli import app
-    from deid.model_store import resolve_model
+    from deid.app.cli import app
+    from deid.ops.model_store import resolve_model
 
     local = resolve_model(ALIAS_URI)
     assert (local / "pipeline.json").exists() and (local / "model").is_dir()
@@ -357,8 +357,8 @@ def test_cli_anonymize_without_model_uses_the_champion_and_says_so(
     configured tracking store, named in one log line (issue 18, item 4)."""
     from typer.testing import CliRunner
 
-    from deid.cli import app
-    from deid.model_store import resolve_model
+    from deid.app.cli import app
+    from deid.ops.model_store import resolve_model
 
     client = registry.get_client(store["uri"])
     client.set_registered_model_alias(registry.MODEL_NAME, registry.CHAMPION, logged.version)
@@ -382,7 +382,7 @@ def test_a_missing_sqlite_store_is_refused_in_one_line(tmp_path, monkeypatch) ->
     mlflow.db and then report that the model does not exist, with a long traceback."""
     from typer.testing import CliRunner
 
-    from deid.cli import app
+    from deid.app.cli import app
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "in.jsonl").write_text(json.dumps({"id": "a", "text": "Die Klage wird abgewiesen."}) + "\n")
@@ -410,7 +410,7 @@ def test_a_tracking_server_that_is_down_fails_fast_in_one_line(tmp_path, monkeyp
 
     from typer.testing import CliRunner
 
-    from deid.cli import app
+    from deid.app.cli import app
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -428,7 +428,7 @@ def test_cli_register_evaluate_and_models(store, logged, pipeline_dir, evaluatio
     golds = gold
     from typer.testing import CliRunner
 
-    from deid.cli import app
+    from deid.app.cli import app
 
     report = tmp_path / "ler.json"
     report.write_text(json.dumps(evaluations["ler"]), encoding="utf-8")

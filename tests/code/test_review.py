@@ -1,4 +1,4 @@
-"""Saved reviews (deid.review): decisions derived from the model's and the reviewer's spans,
+"""Saved reviews (deid.sources.reviews): decisions derived from the model's and the reviewer's spans,
 the record's checks, and the JSONL store under concurrent saves; on a real decision."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from deid.review import (
+from deid.schema import Span
+from deid.sources.reviews import (
     REVIEWS_FILE,
     ReviewError,
     ReviewStore,
@@ -18,8 +19,7 @@ from deid.review import (
     new_review,
     read_reviews,
 )
-from deid.review.record import final_spans, parse_spans
-from deid.schema import Span
+from deid.sources.reviews.record import final_spans, parse_spans
 from tests.conftest import read_source
 
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"
@@ -148,7 +148,7 @@ def test_a_retried_save_is_stored_once(text: str, tmp_path: Path) -> None:
 def test_frozen_holds_saves_back_and_a_limited_read_ends_at_the_snapshot(text: str, tmp_path: Path) -> None:
     """While a retrain versions the store, saves wait; reading the snapshot's size later gives
     exactly the reviews that were versioned, not one saved afterwards."""
-    from deid.review import frozen, read_records
+    from deid.sources.reviews import frozen, read_records
 
     store = ReviewStore(tmp_path)
     first = new_review(text, [], [_d(10, 15, "PERSON")], reviewer="x", model_info=MODEL_INFO)

@@ -1,4 +1,4 @@
-"""Saved reviews as data (deid.review.dataset): reviews of reserved evaluation documents are
+"""Saved reviews as data (deid.sources.reviews.dataset): reviews of reserved evaluation documents are
 refused in every form a reviewer may bring them (the decision as published, read from a
 DOCX, its rewritten gold text, a part of it); one review per document; a deterministic
 split that never puts a document on both sides; agreement counts; and the names reviewers
@@ -13,11 +13,13 @@ from pathlib import Path
 import docx
 import pytest
 
-from deid import formats
-from deid.corpus import load_decisions
-from deid.io import read_documents, write_documents
-from deid.review import ReviewStore, new_review, read_records
-from deid.review.dataset import (
+from deid.rewrite.surrogates import SurrogateGenerator
+from deid.schema import coarse_label
+from deid.sources import formats
+from deid.sources.corpus import load_decisions
+from deid.sources.io import read_documents, write_documents
+from deid.sources.reviews import ReviewStore, new_review, read_records
+from deid.sources.reviews.dataset import (
     EVALUATION,
     INVALID,
     RESERVED,
@@ -33,10 +35,8 @@ from deid.review.dataset import (
     review_split,
     write_prepared,
 )
-from deid.schema import coarse_label
-from deid.surrogates import SurrogateGenerator
-from deid.train_model import review_documents, without_spans
-from deid.training import surrogate_texts
+from deid.training.data import surrogate_texts
+from deid.training.job import review_documents, without_spans
 from tests.code.formats_data import NAMES, decision, name_spans
 from tests.conftest import ROOT, SOURCES, read_source
 
@@ -51,7 +51,7 @@ SETTINGS = ReviewSettings(reserved_gold=tuple(str(ROOT / g) for g in ReviewSetti
 @pytest.fixture(scope="module")
 def reserved(tmp_path_factory) -> ReservedIndex:
     """The index as the pipeline builds it: the corpus's test split (here: the bundled
-    Bavarian decisions, reserved, as deid.corpus loads them) and the rewritten gold sets."""
+    Bavarian decisions, reserved, as deid.sources.corpus loads them) and the rewritten gold sets."""
     corpus = tmp_path_factory.mktemp("corpus")
     docs, _ = load_decisions(SOURCES)
     write_documents(corpus / "test.jsonl", [d for d in docs if d.court == "bavaria"])
@@ -70,7 +70,7 @@ def _first_word(text: str) -> list[dict]:
 
 
 def _docx_text(text: str) -> str:
-    """The decision typed into Word, one paragraph per line, read back by deid.formats."""
+    """The decision typed into Word, one paragraph per line, read back by deid.sources.formats."""
     document = docx.Document()
     for line in text.split("\n"):
         document.add_paragraph(line.strip())
@@ -183,7 +183,7 @@ def test_agreement_counts_per_type_from_the_reviewers_decisions() -> None:
 def test_reviewed_names_never_reach_the_training_text_or_the_vocabulary(tmp_path: Path) -> None:
     """The reviewer's spans are the placeholders of a reviewed decision: every epoch puts
     surrogates in their place, and the tokenizer learns from the text without them."""
-    from deid.tokenizer import train_tokenizer
+    from deid.training.tokenizer import train_tokenizer
 
     text = decision()
     final = [{"start": s.start, "end": s.end, "label": coarse_label(s.label)} for s in name_spans(text)]

@@ -13,8 +13,8 @@ from pathlib import Path
 import docx
 import pytest
 
-from deid.review import read_reviews
-from deid.review.dataset import ReviewSettings, prepare_store
+from deid.sources.reviews import read_reviews
+from deid.sources.reviews.dataset import ReviewSettings, prepare_store
 from infra.workbench import (
     Service,
     chromium,

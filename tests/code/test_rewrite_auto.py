@@ -1,17 +1,21 @@
-"""deid.rewrite.auto: the automatically rewritten LER test set (real BGH documents)."""
+"""deid.rewrite.gold.auto: the automatically rewritten LER test set (real BGH documents)."""
 
 from __future__ import annotations
 
 import pytest
 
-from deid.io import read_documents, text_hash, write_documents
-from deid.ler import load_ler_file
-from deid.placeholder_gold import LER_PLACEHOLDER_TYPES, is_placeholder_token, ler_gold_placeholders
-from deid.rewrite.auto import auto_id, rewrite_ler_document, rewrite_ler_documents
-from deid.rewrite.keep_labels import keep_label
+from deid.rewrite.gold.auto import auto_id, rewrite_ler_document, rewrite_ler_documents
+from deid.rewrite.gold.keep_labels import keep_label
+from deid.rewrite.placeholders.gold import (
+    LER_PLACEHOLDER_TYPES,
+    is_placeholder_token,
+    ler_gold_placeholders,
+)
+from deid.rewrite.surrogates import SurrogateGenerator
 from deid.schema import KEEP_LABELS, Document, Span
-from deid.surrogates import SurrogateGenerator
-from deid.textedit import apply_replacements
+from deid.sources.io import read_documents, text_hash, write_documents
+from deid.sources.ler import load_ler_file
+from deid.sources.textedit import apply_replacements
 from tests.conftest import SOURCES
 
 N_DOCS = 12

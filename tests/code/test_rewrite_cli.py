@@ -10,10 +10,10 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from deid.cli import app
-from deid.io import iter_input, read_documents, read_jsonl
-from deid.placeholders import detect_placeholders
-from deid.rewrite.doctext import DocText
+from deid.app.cli import app
+from deid.rewrite.gold.doctext import DocText
+from deid.rewrite.placeholders import detect_placeholders
+from deid.sources.io import iter_input, read_documents, read_jsonl
 from tests.conftest import SOURCES
 
 DOC_ID = "Y-300-Z-BECKRS-B-2023-N-47357"
@@ -118,7 +118,7 @@ def test_tmux_can_drive_the_terminal_ui(tmp_path, docs_dir):
     """The real TUI in a small tmux pane: send keys, read the screen, quit, check the file."""
     name = f"deid-rewrite-test-{time.monotonic_ns()}"
     command = (  # the short sleep lets tmux settle the pane size before the first screen
-        f"sleep 0.5; {sys.executable} -m deid.cli rewrite interactive --input {docs_dir} --courts '' "
+        f"sleep 0.5; {sys.executable} -m deid.app.cli rewrite interactive --input {docs_dir} --courts '' "
         f"--ids {DOC_ID} --decisions {tmp_path / 'd.jsonl'} --output {tmp_path / 'o.jsonl'}"
     )
     assert _tmux("new-session", "-d", "-s", name, "-x", "70", "-y", "18", command).returncode == 0

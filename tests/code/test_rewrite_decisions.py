@@ -1,4 +1,4 @@
-"""deid.rewrite.decisions and .store: the decisions file and the pure rewrite from it."""
+"""deid.rewrite.gold.decisions and .store: the decisions file and the pure rewrite from it."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from deid.io import InputError, iter_input, read_jsonl, text_hash
-from deid.rewrite.decisions import (
+from deid.rewrite.gold.decisions import (
     DONE,
     NOT_PLACEHOLDER,
     PLACEHOLDER,
@@ -20,9 +19,10 @@ from deid.rewrite.decisions import (
     gold_placeholders,
     manual_id,
 )
-from deid.rewrite.store import ConflictError, DecisionStore
+from deid.rewrite.gold.store import ConflictError, DecisionStore
 from deid.schema import Document, Span
-from deid.textedit import OverlapError
+from deid.sources.io import InputError, iter_input, read_jsonl, text_hash
+from deid.sources.textedit import OverlapError
 from tests.conftest import SOURCES
 
 DOC_FILE = SOURCES / "decisions" / "bavaria" / "Y-300-Z-BECKRS-B-2023-N-47357.txt.xz"

@@ -1,14 +1,14 @@
-"""deid.rewrite.plain: which elements the interactive tool may skip."""
+"""deid.rewrite.gold.plain: which elements the interactive tool may skip."""
 
 from __future__ import annotations
 
 import pytest
 
-from deid.elements import text_elements
-from deid.ler import load_ler_file
-from deid.placeholder_gold import ler_gold_placeholders
-from deid.placeholders import detect_placeholders
-from deid.rewrite.plain import core_bounds, is_plain, is_plain_element
+from deid.rewrite.gold.plain import core_bounds, is_plain, is_plain_element
+from deid.rewrite.placeholders import detect_placeholders
+from deid.rewrite.placeholders.gold import ler_gold_placeholders
+from deid.sources.elements import text_elements
+from deid.sources.ler import load_ler_file
 from tests.conftest import SOURCES
 
 

@@ -1,4 +1,4 @@
-"""deid.rewrite.session (+ commands, view): the interactive tool's logic, driven directly on
+"""deid.rewrite.gold.session (+ commands, view): the interactive tool's logic, driven directly on
 real Bavarian decisions, the way a person would use it."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ import json
 import pytest
 from rich.console import Console
 
-from deid.io import iter_input, read_jsonl, write_documents
-from deid.placeholders import detect_placeholders
-from deid.rewrite.commands import execute
-from deid.rewrite.decisions import DONE, NOT_PLACEHOLDER, PLACEHOLDER, apply_decisions
-from deid.rewrite.plain import is_plain_element
-from deid.rewrite.session import Session, SessionError
-from deid.rewrite.store import DecisionStore
-from deid.rewrite.view import context_text, fit_lines, screen
+from deid.rewrite.gold.commands import execute
+from deid.rewrite.gold.decisions import DONE, NOT_PLACEHOLDER, PLACEHOLDER, apply_decisions
+from deid.rewrite.gold.plain import is_plain_element
+from deid.rewrite.gold.session import Session, SessionError
+from deid.rewrite.gold.store import DecisionStore
+from deid.rewrite.gold.view import context_text, fit_lines, screen
+from deid.rewrite.placeholders import detect_placeholders
 from deid.schema import Document
+from deid.sources.io import iter_input, read_jsonl, write_documents
 from tests.conftest import SOURCES
 
 BAVARIA = SOURCES / "decisions" / "bavaria"

@@ -1,5 +1,5 @@
-"""Every rule layer of the pipeline is a registered component of its chain (deid.chain,
-deid.components; bench/ablation.py removes them one by one): each, removed, changes the
+"""Every rule layer of the pipeline is a registered component of its chain (deid.anonymizer.chain,
+deid.anonymizer.components; bench/ablation.py removes them one by one): each, removed, changes the
 output on a decision where it fires; the default chain, and a pipeline.json saved with the
 flags of before the chain, give exactly the chain as it was; a saved chain runs only on the
 component versions it recorded."""
@@ -13,12 +13,11 @@ from dataclasses import replace
 
 import pytest
 
-from deid import chain as chain_module
-from deid.anonymize import PIPELINE_FILE, Pipeline, PipelineConfig, build_pipeline
-from deid.chain import ChainMismatch, parse_chain, step
-from deid.consistency import propagate
-from deid.io import read_jsonl
-from deid.policy import (
+from deid.anonymizer import chain as chain_module
+from deid.anonymizer.chain import ChainMismatch, parse_chain, step
+from deid.anonymizer.consistency import propagate
+from deid.anonymizer.pipeline import PIPELINE_FILE, Pipeline, PipelineConfig, build_pipeline
+from deid.anonymizer.policy import (
     _attached,
     _kept_by,
     _lowercase_model_word,
@@ -26,13 +25,14 @@ from deid.policy import (
     apply_policy,
     keep_zones,
 )
-from deid.recognizers import analyze_all, build_recognizers
+from deid.anonymizer.recognizers import analyze_all, build_recognizers
 from deid.schema import MODEL_SOURCE, PERSON, Document, Span, merge_spans
+from deid.sources.io import read_jsonl
+from deid.training.settings import load_settings
 from deid.words.lexicon import is_common_noun
 from deid.words.ordinary import is_ordinary_word
 from deid.words.public import public_words
 from deid.words.shapes import plain_compound
-from deid.settings import load_settings
 from tests.conftest import ROOT
 
 GOLD = ROOT / "data" / "gold" / "ler_rewritten.jsonl"

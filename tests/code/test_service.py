@@ -20,9 +20,9 @@ import docx
 import httpx
 import pytest
 
-from deid.operators import anonymize_text
-from deid.review import check_review, read_reviews
+from deid.anonymizer.operators import anonymize_text
 from deid.schema import Span
+from deid.sources.reviews import check_review, read_reviews
 from infra.stack import HOST, free_ports
 from infra.workbench import Service, start_service
 from tests.code.formats_data import IBAN, NAMES, name_spans, paragraphs
@@ -120,7 +120,7 @@ def test_anonymize_a_text_file_gives_the_registry_s_text_file(service: Service, 
     assert reply.status_code == 200 and reply.headers["x-deid-spans"] == str(len(spans))
     assert reply.headers["content-disposition"] == 'attachment; filename="anonymized.txt"'
     expected = anonymize_text(source, [Span.from_dict(s) for s in spans], "label", doc_id="x").text
-    assert reply.content == expected.encode("utf-8") and b"\r\n" in reply.content  # deid.formats: UTF-8 out
+    assert reply.content == expected.encode("utf-8") and b"\r\n" in reply.content  # deid.sources.formats: UTF-8 out
     as_json = _post(service, "/anonymize", files={"file": ("urteil.txt", data)}, data={"output": "json"}).json()
     assert as_json["text"] == expected and as_json["document"]["encoding"] == "cp1252"
 
@@ -257,7 +257,7 @@ def test_a_request_that_outlasts_the_time_limit_gets_504(guarded: Service) -> No
 
 def _serve(args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     full = {k: v for k, v in os.environ.items() if k != "DEID_SERVE_TOKEN"} | (env or {})
-    return subprocess.run([sys.executable, "-m", "deid.cli", "serve", "--rules-only", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "deid.app.cli", "serve", "--rules-only", *args], cwd=cwd,
                           env=full, capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
 
 
@@ -281,7 +281,7 @@ def test_an_unexpected_error_is_answered_and_logged_without_its_message(caplog) 
     import uvicorn
     from fastapi import FastAPI
 
-    from deid.service.safety import ErrorShield, install_log_filters
+    from deid.app.service.safety import ErrorShield, install_log_filters
 
     app = FastAPI()
 
@@ -318,7 +318,7 @@ def test_serving_the_champion_of_the_tracking_store(tmp_path: Path, pipeline_dir
     /models lists the registered versions and aliases."""
     import mlflow
 
-    from deid import registry
+    from deid.ops import mlflow_registry as registry
 
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
     client = registry.get_client(uri, create=True)

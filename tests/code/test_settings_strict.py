@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from deid.settings import PROFILES, load_settings
+from deid.training.settings import PROFILES, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "Erika Mustermann 4711"  # stands for a sensitive value: must never be in a message
@@ -151,19 +151,19 @@ def test_ablation_is_editing_the_list(tmp_path: Path) -> None:
 
 
 def _read_gate(path: Path) -> object:
-    from deid.gate import load_gate_config
+    from deid.ops.gate import load_gate_config
 
     return load_gate_config(path)
 
 
 def _read_reviews(path: Path) -> object:
-    from deid.review.dataset import load_review_settings
+    from deid.sources.reviews.dataset import load_review_settings
 
     return load_review_settings(path)
 
 
 def _read_checks(path: Path) -> object:
-    from deid.checks.config import load_check_params
+    from deid.ops.checks.config import load_check_params
 
     return load_check_params(path)
 

@@ -1,4 +1,4 @@
-"""Tests of deid.surrogate_overlap: made-up strings for the word rules, a small real sample of
+"""Tests of deid.evaluation.surrogate_overlap: made-up strings for the word rules, a small real sample of
 the rewritten LER set for the sources the system uses."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from deid import surrogate_overlap as so
-from deid.io import read_documents, write_documents
+from deid.evaluation import surrogate_overlap as so
 from deid.schema import Document, Span
+from deid.sources.io import read_documents, write_documents
 from tests.conftest import ROOT
 
 LER_GOLD = ROOT / "data/gold/ler_rewritten.jsonl"
@@ -127,7 +127,7 @@ def test_report_holds_counts_and_ids_never_words(sample, sample_report):
 
 @pytest.mark.slow
 def test_cli_overlap_and_an_evaluation_restricted_to_unseen_documents(sample, tmp_path):
-    from deid.cli import app
+    from deid.app.cli import app
 
     gold, train, report = tmp_path / "gold.jsonl", tmp_path / "train.jsonl", tmp_path / "o.json"
     write_documents(gold, sample)

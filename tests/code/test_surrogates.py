@@ -1,4 +1,4 @@
-"""deid.surrogates: type-faithful, document-consistent German surrogates."""
+"""deid.rewrite.surrogates: type-faithful, document-consistent German surrogates."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from stdnum import bic as stdnum_bic
 from stdnum import iban as stdnum_iban
 from stdnum.de import idnr, vat
 
-from deid.schema import FINE_TO_COARSE, LABELS, Span
-from deid.surrogates import (
+from deid.rewrite.surrogates import (
     GENERATORS,
     LABEL_GENERATORS,
     DocumentSurrogates,
@@ -29,13 +28,20 @@ from deid.surrogates import (
     pool_of,
     substitute,
 )
-from deid.surrogates.checked_ids import rvnr_check_digit
-from deid.surrogates.commonwords import COMMON_WORDS
-from deid.surrogates.commonwords_build import common_words
-from deid.surrogates.dates import MONTHS
-from deid.surrogates.gazetteers import FEMALE, MALE, clean_names, first_name_table, gazetteers
-from deid.surrogates.gender import after_salutation, infer_gender
-from deid.surrogates.surface import normalize, parse_name
+from deid.rewrite.surrogates.checked_ids import rvnr_check_digit
+from deid.rewrite.surrogates.commonwords import COMMON_WORDS
+from deid.rewrite.surrogates.commonwords_build import common_words
+from deid.rewrite.surrogates.dates import MONTHS
+from deid.rewrite.surrogates.gazetteers import (
+    FEMALE,
+    MALE,
+    clean_names,
+    first_name_table,
+    gazetteers,
+)
+from deid.rewrite.surrogates.gender import after_salutation, infer_gender
+from deid.rewrite.surrogates.surface import normalize, parse_name
+from deid.schema import FINE_TO_COARSE, LABELS, Span
 
 SEEDS = range(60)
 
@@ -73,7 +79,7 @@ def test_unknown_label_is_refused(gen):
 
 def test_import_loads_no_gazetteer():
     code = (
-        "import deid.surrogates, deid.surrogates.gazetteers as g;"
+        "import deid.rewrite.surrogates, deid.rewrite.surrogates.gazetteers as g;"
         "assert g.gazetteers.cache_info().currsize == 0;"
         "assert g._first_names_all.cache_info().currsize == 0"
     )
@@ -438,7 +444,7 @@ def test_fine_id_formats(gen, label, pattern):
 
 
 def test_vehicle_ids_are_vins_the_recognizer_accepts(gen):
-    from deid.recognizers.vehicle_id import VehicleIdRecognizer
+    from deid.anonymizer.recognizers.vehicle_id import VehicleIdRecognizer
 
     recognizer = VehicleIdRecognizer()
     for out in draws(gen, "VEHICLE_ID", "WAUZZZFY5J2041754", n=30):
@@ -667,7 +673,7 @@ def test_nothing_is_logged(gen, caplog):
     with caplog.at_level(logging.DEBUG):
         doc = DocumentSurrogates(gen, "doc")
         substitute("Herr A. G. kam.", [Span(5, 10, "PERSON")], doc)
-    assert not [r for r in caplog.records if r.name.startswith("deid.surrogates")]
+    assert not [r for r in caplog.records if r.name.startswith("deid.rewrite.surrogates")]
 
 
 # --- throughput ------------------------------------------------------------------------------

@@ -8,16 +8,13 @@ import random
 import pytest
 import torch
 
-from deid.anonymize import Pipeline, PipelineConfig, build_pipeline
-from deid.features import FEATURE_SET
-from deid.models import ModelSpec, build_model, label_maps
-from deid.ner import InferenceConfig, TokenClassifier
-from deid.placeholders import detect_placeholders
+from deid.anonymizer.features import FEATURE_SET
+from deid.anonymizer.ner import InferenceConfig, TokenClassifier
+from deid.anonymizer.pipeline import Pipeline, PipelineConfig, build_pipeline
+from deid.rewrite.placeholders import detect_placeholders
+from deid.rewrite.surrogates import SurrogateGenerator
 from deid.schema import Document, Span
-from deid.surrogates import SurrogateGenerator
-from deid.tokenizer import PLACEHOLDER_TOKEN, train_tokenizer
-from deid.trainer import TrainConfig, set_seed, train
-from deid.training import (
+from deid.training.data import (
     DataConfig,
     EpochData,
     SourceDocument,
@@ -25,6 +22,9 @@ from deid.training import (
     surrogate_texts,
     token_labels,
 )
+from deid.training.loop import TrainConfig, set_seed, train
+from deid.training.models import ModelSpec, build_model, label_maps
+from deid.training.tokenizer import PLACEHOLDER_TOKEN, train_tokenizer
 from tests.conftest import read_source
 
 DECISIONS = ["decisions/bag/9-azr-115-23.txt.xz", "decisions/bfh/STRE202450071.txt.xz"]
@@ -110,7 +110,7 @@ def test_tiny_model_overfits_real_decisions(docs, tokenizer) -> None:
 @pytest.mark.slow
 def test_mlm_pretraining_learns_court_language_into_the_encoder(docs, tokenizer) -> None:
     """GiusBERTo-style domain pre-training: the encoder learns, the classification head does not move."""
-    from deid.pretrain import pretrain_mlm
+    from deid.training.pretrain import pretrain_mlm
 
     spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
     set_seed(0)
@@ -176,7 +176,7 @@ def test_pipeline_round_trip_and_untouched_text(tmp_path, docs, tokenizer) -> No
 
 
 def test_reserved_documents_never_reach_training() -> None:
-    from deid.train_model import ReservedDataError, source_documents
+    from deid.training.job import ReservedDataError, source_documents
 
     reserved = Document("ler-bgh-0001", "Der Zeuge K. sagte aus.", court="bgh", meta={"corpus": "ler"})
     with pytest.raises(ReservedDataError):
@@ -186,8 +186,8 @@ def test_reserved_documents_never_reach_training() -> None:
 def test_an_epoch_sample_depends_on_seed_and_epoch_only() -> None:
     """The schedule is counted in windows, never in seconds: the same seed and epoch draw the
     same windows in any process, another epoch draws others, and 0 means all."""
-    from deid.trainer import LinearSchedule, epoch_sample
-    from deid.training import Window
+    from deid.training.data import Window
+    from deid.training.loop import LinearSchedule, epoch_sample
 
     windows = [Window([i], [0]) for i in range(500)]
     first = epoch_sample(windows, 100, seed=13, epoch=0)
@@ -203,7 +203,7 @@ def test_a_batch_without_labelled_tokens_still_backpropagates() -> None:
     """Masking with candidates scores only candidates: a batch may have none (all -100)."""
     import torch
 
-    from deid.trainer import token_loss
+    from deid.training.loop import token_loss
 
     logits = torch.randn(2, 5, 3, requires_grad=True)
     labels = torch.full((2, 5), -100)

@@ -1,4 +1,4 @@
-"""deid.versioning against a throw-away git + DVC project with a local directory remote:
+"""deid.ops.versioning against a throw-away git + DVC project with a local directory remote:
 track and push a corpus, a clean status, a second version with a new md5, pulling an older
 version back, remote configuration, and errors that say what went wrong."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from deid import versioning as v
+from deid.ops import versioning as v
 
 pytestmark = pytest.mark.slow  # real git and DVC repositories: seconds per test
 

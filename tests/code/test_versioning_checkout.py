@@ -1,4 +1,4 @@
-"""deid.versioning.checkout_corpus: the version data/raw.dvc records is kept, pulled, or on a
+"""deid.ops.versioning.checkout_corpus: the version data/raw.dvc records is kept, pulled, or on a
 fresh clone with an empty remote rebuilt from the bundled sources, never silently another
 one; with ``rev`` an older version comes back. A temporary git + DVC repository with two
 real bundled decisions and a local directory remote."""
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from deid import versioning
+from deid.ops import versioning
 from tests.conftest import SOURCES
 
 pytestmark = pytest.mark.slow  # real git and DVC repositories: seconds per test

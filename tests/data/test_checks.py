@@ -1,4 +1,4 @@
-"""Data checks (deid.checks) on the real corpus and gold sets, and on corrupted copies.
+"""Data checks (deid.ops.checks) on the real corpus and gold sets, and on corrupted copies.
 
 Placeholders are detected once per module and handed to the checks, so each corrupted run
 costs a table and a GX validation, not a detection pass. Every run uses a copy of the repo's
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from deid.checks import (
+from deid.ops.checks import (
     CheckResult,
     load_check_params,
     run_corpus_integrity,
     run_placeholder_quality,
     run_training_set,
 )
-from deid.checks.tables import load_splits
+from deid.ops.checks.tables import load_splits
 from deid.schema import Span
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ GX_RUN = pytest.mark.slow
 def corpus(tmp_path_factory) -> Path:
     """The corpus as the pipeline builds it from the bundled sources (a fresh checkout has
     none): built once per module into a temporary folder, never into the checkout."""
-    from deid.corpus import build_corpus
+    from deid.sources.corpus import build_corpus
 
     out = tmp_path_factory.mktemp("corpus")
     build_corpus(ROOT / "data" / "sources", out)
@@ -63,7 +63,7 @@ def splits(corpus):
 
 @pytest.fixture(scope="module")
 def placeholders(splits) -> dict[str, list[Span]]:
-    from deid.placeholders import detect_placeholders
+    from deid.rewrite.placeholders import detect_placeholders
 
     return {d.id: detect_placeholders(d.text) for docs in splits.values() for d in docs}
 
@@ -213,7 +213,7 @@ def test_training_set_fails_on_corruption(
 
 @GX_RUN
 def test_placeholder_quality_fails_when_half_the_placeholders_are_missed(corpus, params, project):
-    from deid.placeholders import detect_placeholders
+    from deid.rewrite.placeholders import detect_placeholders
 
     def half_blind(text: str) -> list[Span]:
         return detect_placeholders(text)[::2]
@@ -233,11 +233,11 @@ def test_placeholder_quality_fails_when_half_the_placeholders_are_missed(corpus,
 
 @GX_RUN
 def test_element_counts_match_deid_elements(splits, placeholders):
-    """The fast counter of the tables gives deid.elements' numbers (the metrics' units)."""
+    """The fast counter of the tables gives deid.sources.elements' numbers (the metrics' units)."""
     import random
 
-    from deid.checks.tables import element_counts
-    from deid.elements import element_flags, text_elements
+    from deid.ops.checks.tables import element_counts
+    from deid.sources.elements import element_flags, text_elements
 
     def reference(text: str, spans: list[Span]) -> tuple[int, int]:
         elements = text_elements(text)
@@ -260,7 +260,7 @@ def test_element_counts_match_deid_elements(splits, placeholders):
 @GX_RUN
 def test_tables_carry_no_text(splits, placeholders):
     """Only ids, labels and numbers: every string column is an id or from a small set."""
-    from deid.checks.tables import corpus_table, training_table
+    from deid.ops.checks.tables import corpus_table, training_table
 
     for table in (
         corpus_table(splits, min_chars=200, placeholders=placeholders),
@@ -296,8 +296,8 @@ def _without_ids(configs: list[dict]) -> list[dict]:
 
 def test_stored_suites_match_params():
     """gx/expectations holds the suites params.yaml builds (rerun a check after a change)."""
-    from deid.checks.config import SUITE_NAMES
-    from deid.checks.suites import expectations_for
+    from deid.ops.checks.config import SUITE_NAMES
+    from deid.ops.checks.suites import expectations_for
 
     p = load_check_params(PARAMS)
     for name in SUITE_NAMES:
@@ -310,9 +310,9 @@ def test_stored_suites_match_params():
 def test_cli_exits_nonzero_with_summary(corpus, params, placeholders, project, tmp_path):
     from typer.testing import CliRunner
 
-    from deid.cli import app
-    from deid.io import write_jsonl
+    from deid.app.cli import app
     from deid.schema import spans_to_dicts
+    from deid.sources.io import write_jsonl
 
     broken = corrupted_corpus(corpus, tmp_path, "validation", [_first(corpus, "train")])
     ph_file = tmp_path / "placeholders.jsonl"
@@ -335,7 +335,7 @@ REVIEW_INFO = {"uri": None, "name": None, "version": None, "alias": None, "pipel
 
 
 def _review_settings():
-    from deid.review.dataset import ReviewSettings
+    from deid.sources.reviews.dataset import ReviewSettings
 
     return ReviewSettings(reserved_gold=tuple(str(ROOT / g) for g in ReviewSettings().reserved_gold))
 
@@ -343,7 +343,7 @@ def _review_settings():
 def _saved_reviews(corpus: Path, folder: Path) -> list[str]:
     """Two real reviews through the store: a BAG decision from the training split and a
     reserved Bavarian decision from the test split (refused, counted). Returns their lines."""
-    from deid.review import ReviewStore, new_review
+    from deid.sources.reviews import ReviewStore, new_review
 
     store = ReviewStore(folder)
     bag = next(d for d in load_splits(corpus, ["train"])["train"] if d.court == "bag" and len(d.text) > 2000)
@@ -356,7 +356,7 @@ def _saved_reviews(corpus: Path, folder: Path) -> list[str]:
 
 @GX_RUN
 def test_reviews_suite_passes_on_no_reviews_and_counts_a_refused_one(corpus, project, tmp_path):
-    from deid.checks import run_reviews
+    from deid.ops.checks import run_reviews
 
     empty = run_reviews(corpus, PARAMS, reviews=tmp_path / "none", settings=_review_settings(), project_dir=project)
     assert empty.success, empty.summary
@@ -398,8 +398,8 @@ def _tampered(line: str, case: str) -> list[str]:
 )
 @GX_RUN
 def test_reviews_suite_fails_on_a_tampered_store(corpus, project, tmp_path, case, expected):
-    from deid.checks import run_reviews
-    from deid.review import REVIEWS_FILE
+    from deid.ops.checks import run_reviews
+    from deid.sources.reviews import REVIEWS_FILE
 
     folder = tmp_path / "reviews"
     bag_line, bavaria_line = _saved_reviews(corpus, folder)
@@ -419,9 +419,9 @@ def test_reviews_suite_fails_when_a_reserved_review_would_be_used(corpus, projec
     through, the suite, which recomputes the overlap, fails the run."""
     from dataclasses import replace
 
-    from deid.checks.run import check_prepared_reviews
-    from deid.review import read_records
-    from deid.review.dataset import TRAIN, ReservedIndex, prepare_reviews, reserved_texts
+    from deid.ops.checks.run import check_prepared_reviews
+    from deid.sources.reviews import read_records
+    from deid.sources.reviews.dataset import TRAIN, ReservedIndex, prepare_reviews, reserved_texts
 
     _saved_reviews(corpus, tmp_path / "reviews")
     settings = _review_settings()

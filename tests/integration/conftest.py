@@ -89,7 +89,7 @@ class Stack:
                 return rows
 
     def s3(self) -> Any:
-        from deid import s3
+        from deid.ops import s3
 
         return s3.client(self.cfg.s3_url)
 

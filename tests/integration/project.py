@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from deid import versioning
+from deid.ops import versioning
 
 ROOT = Path(__file__).resolve().parents[2]
 COPIED = (

@@ -22,7 +22,7 @@ from typing import Any
 import psutil
 import pytest
 
-from deid.chunks import QUARANTINE, RESULT_DIR, RESULTS, SPANS, SUMMARY
+from deid.ops.chunks import QUARANTINE, RESULT_DIR, RESULTS, SPANS, SUMMARY
 from tests.integration.conftest import FlowRun, Stack
 from tests.integration.project import ROOT
 
@@ -51,10 +51,10 @@ def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     a pipeline, with a per-document budget the large decision exceeds."""
     import torch
 
-    from deid.anonymize import Pipeline, PipelineConfig
-    from deid.models import ModelSpec, build_model
-    from deid.ner import TokenClassifier
-    from deid.tokenizer import train_tokenizer
+    from deid.anonymizer.ner import TokenClassifier
+    from deid.anonymizer.pipeline import Pipeline, PipelineConfig
+    from deid.training.models import ModelSpec, build_model
+    from deid.training.tokenizer import train_tokenizer
 
     torch.manual_seed(0)
     tokenizer = train_tokenizer([_text(n) for n in DECISIONS], vocab_size=800, model_max_length=128)
@@ -143,7 +143,7 @@ def test_each_worker_process_loads_the_model_once(stack_env: Stack, runs: dict[s
 def test_worker_logs_name_documents_by_hash_only(
     stack_env: Stack, runs: dict[str, Any], batch: dict[str, Any]
 ) -> None:
-    from deid.io import log_ref
+    from deid.sources.io import log_ref
 
     run = runs["dask"]
     haystack = "\n".join([*_logs(stack_env, run), run.stdout, run.stderr])

@@ -35,9 +35,10 @@ from typing import Any
 import pytest
 import yaml
 
-from deid import registry, versioning
-from deid.io import read_documents, text_hash
+from deid.ops import mlflow_registry as registry
+from deid.ops import versioning
 from deid.schema import Document
+from deid.sources.io import read_documents, text_hash
 from tests.integration.conftest import FlowRun, Stack
 from tests.integration.project import ROOT, git, make_project, publish_corpus
 
@@ -102,8 +103,8 @@ def saved_reviews(project: Path) -> dict[str, Any]:
     accepted the account number the model proposed, rejected one other span and added the
     name. And a review of a reserved Bavarian decision. The salt puts two or more on the
     evaluation side and the rest on the training side."""
-    from deid.review import ReviewStore, new_review
-    from deid.review.dataset import EVALUATION, TRAIN, document_key, review_split
+    from deid.sources.reviews import ReviewStore, new_review
+    from deid.sources.reviews.dataset import EVALUATION, TRAIN, document_key, review_split
 
     store = ReviewStore(project / "data" / "reviews")
     info = {"uri": "models:/deid-ner@champion", "name": "deid-ner", "version": "1", "alias": "champion",
@@ -169,7 +170,7 @@ def inbox(
     (folder / "empty.txt").write_bytes(b"")
     (folder / "scan.txt").write_bytes(bytes(range(256)) * 8)
     prefix = f"run-{uuid.uuid4().hex[:8]}"
-    from deid import s3
+    from deid.ops import s3
 
     s3.upload_files(sorted(folder.iterdir()), folder, f"s3://deid-inbox/{prefix}", stack_env.s3())
     return {"input": f"s3://deid-inbox/{prefix}", "output": f"s3://deid-outbox/{prefix}",
@@ -330,7 +331,7 @@ def test_worse_model_is_rejected_and_champion_stays(
 
 
 def read_s3_jsonl(stack: Stack, url: str) -> list[dict[str, Any]]:
-    from deid.s3 import S3Location
+    from deid.ops.s3 import S3Location
 
     loc = S3Location.parse(url)
     body = stack.s3().get_object(Bucket=loc.bucket, Key=loc.prefix)["Body"].read().decode("utf-8")
@@ -467,7 +468,7 @@ def test_a_wrong_tracking_store_fails_the_flow_at_once_in_one_line(
 CHANGED_WORKER = """
 import runpy, sys
 from dataclasses import replace
-from deid import chain
+from deid.anonymizer import chain
 first = chain.registry()["keep_zones"][1]
 chain._REGISTRY["keep_zones"] = {2: replace(first, version=2)}
 sys.argv[0] = "flows.anonymize"

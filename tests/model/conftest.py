@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from deid.io import write_jsonl
-from deid.settings import load_settings
+from deid.sources.io import write_jsonl
+from deid.training.settings import load_settings
 from tests.conftest import ROOT
 
 
@@ -19,10 +19,10 @@ def trained(tmp_path_factory) -> Path:
     not reserved for evaluation: the six labour-court ones (of the first 60) with the most
     placeholders and the six social-court ones with the most person placeholders (the labour
     courts' are mostly companies, and a model that never saw a person cannot name one)."""
-    from deid.encoder import import_encoder
-    from deid.ler import load_ler_file
-    from deid.placeholders import detect_placeholders
-    from deid.train_model import run_training
+    from deid.rewrite.placeholders import detect_placeholders
+    from deid.sources.ler import load_ler_file
+    from deid.training.encoder import import_encoder
+    from deid.training.job import run_training
     from tests.conftest import SOURCES
 
     tmp = tmp_path_factory.mktemp("encoder_model")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from deid.anonymize import Pipeline, build_pipeline
+from deid.anonymizer.pipeline import Pipeline, build_pipeline
 from deid.schema import MODEL_SOURCE, PERSON, Span
 from tests.conftest import read_source
 
@@ -73,7 +73,7 @@ def test_swapping_a_surname_moves_only_the_name(pipeline: Pipeline, other: str) 
 def test_a_known_name_in_a_new_context_is_found(pipeline: Pipeline) -> None:
     """A given name and a surname the gazetteers list, in a sentence shape no training
     decision has (a list of attendees after a colon), are marked."""
-    from deid.surrogates.gazetteers import read_lines
+    from deid.rewrite.surrogates.gazetteers import read_lines
 
     assert "Hoffmann" in set(read_lines("surnames.txt.xz"))
     sentence = (
@@ -101,7 +101,7 @@ def _signed_decision(source: str) -> tuple[str, list[tuple[int, int]]]:
 
 INITIAL_GAP = pytest.mark.xfail(
     strict=True, raises=AssertionError, reason="keep zones: a signature line with an initial ('M. Rennpferdt') is no "
-    "signature line to deid.policy, so the block ends there; 10 of the 22 bundled BAG decisions"
+    "signature line to deid.anonymizer.policy, so the block ends there; 10 of the 22 bundled BAG decisions"
 )
 
 

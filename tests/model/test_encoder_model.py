@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from deid.anonymize import Pipeline, build_pipeline
-from deid.io import read_documents
+from deid.anonymizer.pipeline import Pipeline, build_pipeline
+from deid.sources.io import read_documents
 from tests.conftest import ROOT, read_source
 
 pytestmark = pytest.mark.slow
@@ -45,7 +45,7 @@ def test_int8_keeps_fp32_token_decisions(trained: Path) -> None:
     why production runs fp32."""
     import onnx
 
-    from deid.onnx_engine import export_onnx, full_precision_nodes, quantize_int8
+    from deid.anonymizer.onnx_engine import export_onnx, full_precision_nodes, quantize_int8
 
     docs = _gold_texts()
     texts = [d.text for d in docs]

@@ -1,0 +1,232 @@
+"""The registered post-processing components of the analyzer (deid.anonymizer.chain), in the order
+of the default chain: rule recognizers merged into the model's spans → keep zones →
+span filters → document-level consistency.
+
+Version 1 of every component is the behaviour of the fixed sequence it replaced
+(``Pipeline.finish`` with ``PolicyConfig``'s flags), so a ``pipeline.json`` saved before the
+chain maps onto it (:func:`legacy_chain`) and gives the same spans. Change a component's
+behaviour or a default of its config: register a new version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from deid.anonymizer.chain import ChainContext, Step, StepConfig, register, step
+from deid.anonymizer.consistency import propagate
+from deid.anonymizer.policy import (
+    KeepZonesConfig,
+    PolicyConfig,
+    _attached,
+    _lowercase_model_word,
+    _no_name_shape,
+    common_noun,
+    in_keep_zone,
+    keep_zones,
+    lone_compound,
+    public_word,
+    unsure,
+)
+from deid.anonymizer.recognizers import analyze_all, build_recognizers
+from deid.schema import Span, merge_spans
+
+RECOGNIZERS = "recognizers"
+KEEP_ZONES = "keep_zones"
+KEEP_LABELS = "keep_labels"
+PUBLIC_WORDS = "public_words"
+COMMON_NOUNS = "common_nouns"
+PLAIN_COMPOUNDS = "plain_compounds"
+LOWERCASE = "lowercase"
+NO_NAME_SHAPE = "no_name_shape"
+CONSISTENCY = "consistency"
+UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
+
+
+def _is_attached(text: str, span: Span, context: ChainContext) -> bool:
+    """Whether ``span`` touched another span when the filters began (computed once)."""
+    if context.attached is None:
+        spans = list(context.candidates)
+        context.attached = frozenset((spans[i].start, spans[i].end) for i in _attached(text, spans))
+    return (span.start, span.end) in context.attached
+
+
+# --- detection -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecognizersConfig:
+    """``deid.anonymizer.recognizers.build_recognizers``'s settings: a score floor for all and per
+    registered recognizer ``{enabled, min_score}`` (or ``false``)."""
+
+    min_score: float = 0.5
+    recognizers: Mapping[str, Any] = field(default_factory=dict)
+
+
+@register(RECOGNIZERS, 1, RecognizersConfig,
+          description="rule recognizers (IBAN, phone, dates of birth …), merged into the model's spans")  # fmt: skip
+def recognizers_v1(cfg: RecognizersConfig) -> Step:
+    built = build_recognizers({"min_score": cfg.min_score, "recognizers": dict(cfg.recognizers)})
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return merge_spans(spans, analyze_all(text, built) if built else [])
+
+    return run
+
+
+# --- keep zones and span filters: each drops model spans; all judge neighbours on the
+# spans as they entered the first of them (ChainContext.candidates) ------------------------
+
+
+@register(KEEP_ZONES, 1, KeepZonesConfig, filter=True,
+          description="courts, judges, laws, citations, states kept public")  # fmt: skip
+def keep_zones_v1(cfg: KeepZonesConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        context.zones = zones = keep_zones(text, cfg)
+        starts = [z.start for z in zones]
+        return [s for s in spans if not in_keep_zone(zones, starts, s)]
+
+    return run
+
+
+@dataclass(frozen=True)
+class KeepLabelsConfig:
+    labels: tuple[str, ...] = ()  # e.g. ("MONEY",): amounts are public
+
+
+@register(KEEP_LABELS, 1, KeepLabelsConfig, filter=True, description="labels kept public")
+def keep_labels_v1(cfg: KeepLabelsConfig) -> Step:
+    labels = frozenset(cfg.labels)
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [s for s in spans if s.label not in labels]
+
+    return run
+
+
+@dataclass(frozen=True)
+class UnsureWordConfig:
+    min_score: float = UNSURE_MIN_SCORE  # the model's score that keeps the word anyway; 0: off
+
+
+def _unsure_word_filter(is_word: Callable[[str, Span], bool]) -> Callable[[UnsureWordConfig], Step]:
+    """The factory of a filter dropping model spans below ``min_score`` that ``is_word``."""
+
+    def factory(cfg: UnsureWordConfig) -> Step:
+        def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+            return [s for s in spans if not (unsure(s, cfg.min_score) and is_word(text, s))]
+
+        return run
+
+    return factory
+
+
+register(PUBLIC_WORDS, 1, UnsureWordConfig, filter=True,
+         description="unsure model spans that are a word the training decisions print in clear",
+         )(_unsure_word_filter(public_word))  # fmt: skip
+register(COMMON_NOUNS, 1, UnsureWordConfig, filter=True,
+         description="unsure model spans that are a lexicon noun")(_unsure_word_filter(common_noun))  # fmt: skip
+
+
+@register(PLAIN_COMPOUNDS, 1, UnsureWordConfig, filter=True,
+          description="unsure lone model spans that are a compound of ordinary words")  # fmt: skip
+def plain_compounds_v1(cfg: UnsureWordConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [
+            s for s in spans
+            if not (unsure(s, cfg.min_score) and lone_compound(text, s, _is_attached(text, s, context)))
+        ]  # fmt: skip
+
+    return run
+
+
+@dataclass(frozen=True)
+class NoConfig:
+    """A component without settings."""
+
+
+@register(LOWERCASE, 1, NoConfig, filter=True, description="model words in lowercase")
+def lowercase_v1(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [s for s in spans if not _lowercase_model_word(text, s)]
+
+    return run
+
+
+@register(NO_NAME_SHAPE, 1, NoConfig, filter=True,
+          description="model spans no name looks like: shortened compounds, lone symbols")  # fmt: skip
+def no_name_shape_v1(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [s for s in spans if not _no_name_shape(text, s, _is_attached(text, s, context))]
+
+    return run
+
+
+# --- consistency ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConsistencyConfig:
+    min_score: float = 0.7  # only confident spans are propagated
+    min_share: float = 0.25  # ... and only strings found in a quarter of their mentions
+
+
+@register(CONSISTENCY, 1, ConsistencyConfig,
+          description="document-level consistency (outside the keep zones)")  # fmt: skip
+def consistency_v1(cfg: ConsistencyConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return propagate(text, spans, blocked=context.zones, min_score=cfg.min_score, min_share=cfg.min_share)
+
+    return run
+
+
+# --- chains --------------------------------------------------------------------------------
+
+
+def default_chain() -> tuple[StepConfig, ...]:
+    """Every component at its newest version with its defaults, in order (keep_labels has
+    no label by default, so it is left out)."""
+    names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, LOWERCASE,
+             NO_NAME_SHAPE, CONSISTENCY)  # fmt: skip
+    return tuple(step(name) for name in names)
+
+
+def legacy_chain(
+    *,
+    recognizers: Mapping[str, Any] | bool = True,
+    keep_zones: bool = True,
+    policy: PolicyConfig | None = None,
+    consistency: bool = True,
+    consistency_min_score: float = 0.7,
+    consistency_min_share: float = 0.25,
+) -> tuple[StepConfig, ...]:
+    """The chain, every component at version 1, that a ``pipeline.json`` saved before the
+    chain ran with its flags (``use_recognizers`` with ``recognizers``, ``use_keep_zones``,
+    ``policy``, ``consistency`` with its two thresholds): ``Pipeline.finish`` as it was."""
+    policy = policy or PolicyConfig()
+    chain: list[StepConfig] = []
+    if recognizers is not False:
+        settings = dict(recognizers) if isinstance(recognizers, Mapping) else {"min_score": 0.5}
+        unknown = set(settings) - {"min_score", "recognizers"}
+        if unknown:
+            raise ValueError(f"unknown recognizer config keys {sorted(unknown)}")
+        chain.append(step(RECOGNIZERS, 1, min_score=float(settings.get("min_score", 0.0)),
+                          recognizers=dict(settings.get("recognizers") or {})))  # fmt: skip
+    if keep_zones:
+        zones = policy.zones()
+        chain.append(step(KEEP_ZONES, 1, **{f: getattr(zones, f) for f in zones.__dataclass_fields__}))
+    if policy.keep_labels:
+        chain.append(step(KEEP_LABELS, 1, labels=tuple(policy.keep_labels)))
+    for name, on in ((PUBLIC_WORDS, policy.filter_public_words),
+                     (COMMON_NOUNS, policy.filter_common_nouns),
+                     (PLAIN_COMPOUNDS, policy.filter_plain_compounds)):  # fmt: skip
+        if on:
+            chain.append(step(name, 1, min_score=policy.common_noun_min_score))
+    if policy.filter_lowercase:
+        chain.append(step(LOWERCASE, 1))
+    if policy.filter_no_name_shape:
+        chain.append(step(NO_NAME_SHAPE, 1))
+    if consistency:
+        chain.append(step(CONSISTENCY, 1, min_score=consistency_min_score, min_share=consistency_min_share))
+    return tuple(chain)

@@ -1,0 +1,347 @@
+"""What a decision keeps in clear text, whatever a model or recognizer says.
+
+Courts, judges (in the signature and in the bench line "durch die Richterin … Dr. X"),
+laws and statute references, court case numbers, published citations and the names of
+states (countries and the German Länder: an asylum seeker's "Ukraine" is no address) are
+public. A predicted span touching such a zone is dropped. The zones are found by rules on
+the document text; which kinds apply is configurable.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable
+
+from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
+from deid.words.lexicon import is_common_noun
+from deid.words.public import public_words
+from deid.words.shapes import plain_compound
+from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, alternation
+
+_COURT_WORDS = (
+    r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
+    r"Landesarbeits|Verfassungs|Bundesverfassungs|Bundesverwaltungs|Bundesarbeits|Bundessozial|"
+    r"Bundesfinanz|Bundespatent|Patent|Truppendienst|Dienst|Familien|Kammer|Schöffen|Straf|"
+    r"Landesverfassungs|Verwaltungsgerichts|Disziplinar|Anwalts|Berufs|Schieds)?gericht(?:s|es|shof|shofs|e|en)?"
+)
+_COURT_ABBR = rf"(?:{alternation(COURT_ABBREVIATIONS)})"
+_PLACE = re.compile(
+    r"\s(?:[–-]\s(?:Familiengericht|Landwirtschaftsgericht|Vollstreckungsgericht)\s[–-]\s)?(?:in\s)?"
+    r"([A-ZÄÖÜ][\wäöüß\-]+(?:\s(?:am|an der|im|in der|\(Oder\))\s?[A-ZÄÖÜ]?[\wäöüß\-]*)?)"
+)
+COURT = re.compile(rf"\b(?:{_COURT_WORDS}|{_COURT_ABBR})\b")
+CASE_NUMBER = re.compile(
+    r"\b(?:[IVX]{1,5}|\d{1,3}|[A-Z])\s?[a-z]?\s?(?:[A-Z][A-Za-z]{0,5}|[A-Z]{1,4}-[A-Za-z]{1,4})\s?\d{1,5}\s?[/.]\s?\d{2}(?:\.[A-Z])?\b"
+    r"|\bB\s\d{1,2}[a-z]?\s[A-Z]{1,3}\s\d{1,5}/\d{2}\s[A-Z]{1,2}\b"
+    r"|\bECLI:[A-Z]{2}:[A-Za-z]+:\d{4}:[\w.]+"
+    r"|\b(?:Az\.|AZ:|Aktenzeichen:?)\s?[\w/.\- ]{3,30}?\d{2}\b"
+)
+STATUTE = re.compile(
+    r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
+    # the law's abbreviation on the same line: across a line break "DE89 …" (an IBAN) would be one
+    r"(?:[^\S\n][A-ZÄÖÜ][\w\-]*[A-Z][\w\-]*(?:\s\d{4})?)?"
+)
+_JOURNALS = (
+    r"(?:BVerfGE|BVerwGE|BGHZ|BGHSt|BAGE|BSGE|BFHE|BStBl|BGBl|NJW(?:-RR)?|NVwZ(?:-RR)?|NZA(?:-RR)?|"
+    r"BeckRS|juris|GRUR(?:\sInt)?|ZIP|DB|BB|DStR|DÖV|DVBl|JZ|MDR|FamRZ|ZfBR|BauR|NZS|NZBau|HFR|UR|"
+    r"ABl(?:EU)?|Buchholz|VerwRspr|MMR|WRP|NStZ(?:-RR)?|StV|wistra|LSK|FuR|ZUM|K&R|BFH/NV|ZEV|NZM|"
+    r"VersR|WM|ZfS|DAR|NZV|ZUR|NuR|UPR|BayVBl|KommJur|NdsVBl|NWVBl|VBlBW|LKV|ZAR|InfAuslR)"
+)
+CITATION = re.compile(
+    rf"\b{_JOURNALS}\.?\s(?:[IVX]+\s)?(?:S\.\s)?\d{{1,4}}(?:,\s?\d{{1,6}})?(?:\s?[<(]\d+[>)])?"
+    # a page of the judgment under review, "Urteilsabdruck" / "Beschlussabdruck" ("UA S. 17")
+    r"|\b(?:UA|BA)\s(?:S\.\s?|Rn\.\s?)?\d{1,4}\b"
+)
+# Literature: the authors and editors of a commentary, book or article ("Eyermann/Geiger,
+# VwGO, 14. Aufl., § 100 Rn. 9", "Rudisile in Schoch/Schneider/Bier, VwGO, § 100 Rn. 14",
+# "Lieder/Berneith, FamRZ 2017, 1623"). Courts never anonymize them. The reference must
+# reach an edition, a margin number or a journal within one sentence.
+_CAPITALIZED = CAPITALIZED_NAME  # "Geiger", "Schmidt-Aßmann"
+_AUTHOR = rf"(?:(?:von|van|de|zu)\s)?{_CAPITALIZED}"
+_AUTHORS = rf"{_AUTHOR}(?:\s?/\s?{_AUTHOR})*(?:\su\.\s?a\.|\set\sal\.)?"
+_IN_SENTENCE = r"(?:(?!\.\s[A-ZÄÖÜ][a-zäöüß])[^;()\n])"
+LITERATURE_CITATION = re.compile(
+    rf"(?<![\w\-/]){_AUTHORS}(?:,\s|\sin:?\s){_IN_SENTENCE}{{0,80}}?"
+    rf"(?:\d+\.\s?Aufl\.|\bAufl\.|\bRn\.|\bRdnr\.|\bRz\.|\bRandnr\.|\b{_JOURNALS}\s(?:19|20)\d\d\b)"
+)
+# Web addresses of courts, legal databases and public bodies are sources, not parties
+# ("BVerfG, Beschluss vom 13. Juli 2017 - 1 BvR 1202/17 -, www.bverfg.de, Rn. 19"). A host
+# name's labels have at most 63 characters (RFC 1035); unbounded, a long hyphenated word
+# ("Gericht-Gericht-…", 400 kB) took 90 s of backtracking.
+_PUBLIC_HOSTS = (
+    r"bverfg|bundesverfassungsgericht|bundesgerichtshof|bverwg|bundesverwaltungsgericht|"
+    r"bundesarbeitsgericht|bundessozialgericht|bundesfinanzhof|bundespatentgericht|juris|dejure|"
+    r"gesetze-im-internet|rechtsprechung-im-internet|openjur|beck|bund|bayern|nrw|berlin|hamburg|"
+    r"bremen|hessen|sachsen|sachsen-anhalt|thueringen|brandenburg|niedersachsen|saarland|rlp|"
+    r"schleswig-holstein|baden-wuerttemberg|mv-regierung|europa|coe|echr|justiz|"
+    r"[\w\-]{0,63}(?:gericht|behoerde|ministerium|regierung|polizei|gesetze)[\w\-]{0,63}"
+)
+PUBLIC_SITE = re.compile(
+    rf"(?<![\w@.\-])(?:https?://)?(?:[\w\-]{{1,63}}\.)*(?:{_PUBLIC_HOSTS})\.(?:de|eu|int|org|com)(?![\w\-])[^\s]*",
+    re.IGNORECASE,
+)
+_NAME = rf"(?:(?:Dr\.|Prof\.|von|van|de|zu)\s)*{_CAPITALIZED}"
+_BENCH_START = re.compile(r"\bdurch\s(?:den|die)\s(?:Vorsitzende|Präsident|Richter|Vizepräsident)", re.I)
+_BENCH_END = re.compile(r"\b(?:für Recht erkannt|beschlossen|entschieden|beraten)\b")
+_SIGNATURE_LINE = re.compile(rf"^\s*(?:{_NAME}\s?){{1,3}}\s*$")
+# "RiBGH Dr. Tiemann ist wegen Urlaubs gehindert zu unterschreiben": a judge's short title
+_JUDGE_TITLE = re.compile(
+    rf"\b(?:V?Rin?|VPräs(?:in)?|Präs(?:in)?){_COURT_ABBR}\b"
+    rf"(?:\s{_NAME})?"
+)
+
+
+@dataclass(frozen=True)
+class KeepZonesConfig:
+    """Which kinds of keep zone the ``keep_zones`` chain step finds (deid.anonymizer.components)."""
+
+    courts: bool = True
+    judges: bool = True
+    statutes: bool = True
+    case_numbers: bool = True
+    citations: bool = True
+    states: bool = True
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """The policy flags of a ``pipeline.json`` saved before the chain (deid.anonymizer.chain): loading
+    one maps them to the equivalent chain steps (deid.anonymizer.components.legacy_chain), and
+    :func:`apply_policy` runs those steps."""
+
+    keep_courts: bool = True
+    keep_judges: bool = True
+    keep_statutes: bool = True
+    keep_case_numbers: bool = True
+    keep_citations: bool = True
+    keep_states: bool = True
+    keep_labels: tuple[str, ...] = field(default_factory=tuple)  # e.g. ("PATENT",) for BPatG
+    # A model span that is one ordinary word (a Wiktionary noun, "Deponie", or a word the
+    # training decisions print in clear text, "ZDv"; deid.words.ordinary.is_ordinary_word) or, on
+    # its own, one compound of ordinary words ("Erschwerniszulage"; deid.words.shapes.
+    # plain_compound) is kept only this sure: the model flags unfamiliar words, a dictionary
+    # knows them. A compound next to another span is part of a name ("Auto-Kraus
+    # Abschleppservice") and stays. 0: off.
+    common_noun_min_score: float = 0.95
+    # Each span filter on its own switch (all on: the behaviour above):
+    filter_common_nouns: bool = True  # common_noun_min_score for Wiktionary nouns
+    # (deid.words.lexicon.is_common_noun)
+    filter_plain_compounds: bool = True  # ... and lone compounds of ordinary words
+    # (deid.words.shapes.plain_compound): made-up surnames look like them ("Wolkenhammer")
+    filter_public_words: bool = True  # ... and for words the training decisions print in
+    # clear text (deid.words.public; consistency and context names use them regardless)
+    filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
+    filter_no_name_shape: bool = True  # a shortened compound's first part, a lone "&"
+
+    def zones(self) -> KeepZonesConfig:
+        return KeepZonesConfig(
+            self.keep_courts, self.keep_judges, self.keep_statutes, self.keep_case_numbers,
+            self.keep_citations, self.keep_states,
+        )  # fmt: skip
+
+
+def keep_zones(text: str, cfg: KeepZonesConfig | PolicyConfig | None = None) -> list[Span]:
+    """Character ranges a decision publishes in clear text."""
+    cfg = cfg.zones() if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
+    zones: list[Span] = []
+    if cfg.courts:
+        zones += court_zones(text)
+    if cfg.case_numbers:
+        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CASE_NUMBER.finditer(text)]
+    if cfg.statutes:
+        zones += [Span(m.start(), m.end(), "LAW") for m in STATUTE.finditer(text)]
+    if cfg.citations:
+        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CITATION.finditer(text)]
+        zones += [Span(m.start(), m.end(), LITERATURE) for m in LITERATURE_CITATION.finditer(text)]
+        zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
+    if cfg.judges:
+        zones += judge_zones(text)
+    if cfg.states:
+        zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in _states().finditer(text)]
+    return sorted(zones)
+
+
+# Court seats that are also surnames; a village named like a person does not count.
+_BIG_CITIES = frozenset(
+    "Berlin Hamburg München Köln Frankfurt Stuttgart Düsseldorf Leipzig Dortmund Essen Bremen "
+    "Dresden Hannover Nürnberg Duisburg Bochum Wuppertal Bielefeld Bonn Münster Mannheim "
+    "Karlsruhe Augsburg Wiesbaden Mönchengladbach Gelsenkirchen Aachen Braunschweig Kiel "
+    "Chemnitz Halle Magdeburg Freiburg Krefeld Mainz Lübeck Erfurt Oberhausen Rostock Kassel "
+    "Hagen Potsdam Saarbrücken Hamm Ludwigshafen Oldenburg Mülheim Osnabrück Leverkusen "
+    "Darmstadt Heidelberg Solingen Regensburg Herne Paderborn Neuss Ingolstadt Offenbach Fürth "
+    "Würzburg Ulm Heilbronn Pforzheim Wolfsburg Göttingen Bottrop Reutlingen Koblenz Bremerhaven "
+    "Erlangen Bergisch Trier Jena Remscheid Siegen Hildesheim Salzgitter Cottbus Kleve Celle "
+    "Bamberg Bayreuth Coburg Landshut Passau Traunstein Kempten Memmingen Amberg Weiden Hof "
+    "Ansbach Aschaffenburg Schweinfurt Deggendorf Straubing Rosenheim".split()
+)
+
+
+_LAENDER = (
+    "Baden-Württemberg Bayern Berlin Brandenburg Bremen Hamburg Hessen Mecklenburg-Vorpommern "
+    "Niedersachsen Nordrhein-Westfalen Rheinland-Pfalz Saarland Sachsen Sachsen-Anhalt "
+    "Schleswig-Holstein Thüringen Berlin-Brandenburg".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _states() -> re.Pattern[str]:
+    """Countries (the gazetteer's short and official names) and the German Länder, with a
+    genitive "s"; a name Wiktionary also knows as a person's name is left out."""
+    from deid.words.gazetteer import read_lines
+    from deid.words.lexicon import LEX_NAME, lexical_class
+
+    states = (*read_lines("countries.txt.xz"), *_LAENDER)
+    names = {c for c in states if lexical_class(c) != LEX_NAME}
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w\-])(?:{alternatives})s?(?![\w\-])")
+
+
+@lru_cache(maxsize=1)
+def _public_places() -> frozenset[str]:
+    """German cities and states: a court's seat is public, any other word after it is not."""
+    from deid.words.gazetteer import read_lines
+
+    surnames = frozenset(read_lines("surnames.txt.xz"))
+    cities = frozenset(c for c in read_lines("cities.txt.xz") if c not in surnames or c in _BIG_CITIES)
+    return cities | frozenset(read_lines("countries.txt.xz")) | frozenset(_LAENDER)
+
+
+def court_zones(text: str) -> list[Span]:
+    """Court names, with their seat when the next word is a known place ("Landgericht Kleve"
+    but not "das Landgericht Schmidt als Zeugen")."""
+    places = _public_places()
+    zones: list[Span] = []
+    for m in COURT.finditer(text):
+        end = m.end()
+        seat = _PLACE.match(text, end)
+        if seat:
+            name = seat.group(1)
+            if name in places or name.split()[0] in places or name.split("-")[0] in places:
+                end = seat.end()
+        zones.append(Span(m.start(), end, "COURT"))
+    return zones
+
+
+def judge_zones(text: str) -> list[Span]:
+    """The bench line ("durch die Vorsitzende Richterin … Dr. X und die Richter Y und Z
+    beschlossen"), the signature block (name-only lines closing the decision) and a judge
+    named with a short title ("RiBGH Dr. Tiemann")."""
+    zones = [Span(m.start(), m.end(), "JUDGE") for m in _JUDGE_TITLE.finditer(text)]
+    for m in _BENCH_START.finditer(text):
+        end = _BENCH_END.search(text, m.end(), min(len(text), m.end() + 600))
+        if end:
+            zones.append(Span(m.start(), end.start(), "JUDGE"))
+    lines = text.split("\n")
+    pos = len(text)
+    block_start = None
+    trailing = 0
+    for line in reversed(lines):
+        start = pos - len(line)
+        stripped = line.strip()
+        if not stripped:
+            pos = start - 1
+            continue
+        if _SIGNATURE_LINE.match(stripped) and len(stripped) <= 60:
+            block_start = start
+            trailing += 1
+            pos = start - 1
+            continue
+        break
+    if block_start is not None and trailing >= 2:
+        zones.append(Span(block_start, len(text), "JUDGE"))
+    # signature blocks in the middle (LER documents are concatenations of sentences)
+    return zones
+
+
+def unsure(span: Span, min_score: float) -> bool:
+    """A model span below ``min_score``: the ordinary-word filters judge only those."""
+    return span.source == MODEL_SOURCE and (span.score or 0.0) < min_score
+
+
+def public_word(text: str, span: Span) -> bool:
+    """A word the training decisions print in clear text ("ZDv")."""
+    return text[span.start : span.end] in public_words()
+
+
+def common_noun(text: str, span: Span) -> bool:
+    """A Wiktionary noun ("Deponie")."""
+    return is_common_noun(text[span.start : span.end])
+
+
+def lone_compound(text: str, span: Span, attached: bool) -> bool:
+    """On its own (not ``attached`` to another span), a compound of ordinary words
+    ("Erschwerniszulage")."""
+    return not attached and plain_compound(text[span.start : span.end])
+
+
+_JOINT = re.compile(r"[ \-„“\"]{1,2}")
+
+
+def _attached(text: str, spans: list[Span]) -> set[int]:
+    """Indices of spans that touch another one across a space, hyphen or quote."""
+    order = sorted(range(len(spans)), key=lambda i: (spans[i].start, spans[i].end))
+    out: set[int] = set()
+    for a, b in zip(order, order[1:]):
+        left, right = spans[a], spans[b]
+        if left.end <= right.start and _JOINT.fullmatch(text[left.end : right.start]):
+            out.update((a, b))
+    return out
+
+
+_NAME_PARTICLE = re.compile(r"(?:von|vom|van|de|der|den|du|da|di|del|della|dos|zu|zur|ten|ter|al|el|bin|ibn)\b")
+
+
+def _lowercase_model_word(text: str, span: Span) -> bool:
+    """A model span that starts in lowercase ("ich", "erfuhr", "partiarisches"): names,
+    places and companies are capitalized in German, except after a name particle ("von
+    Bülow", "de Maizière")."""
+    surface = text[span.start : span.end]
+    return span.source == MODEL_SOURCE and surface[:1].islower() and not _NAME_PARTICLE.match(surface)
+
+
+# "Berufungs- und Berufungsbegründungsschrift": the first part of a shortened compound
+_SHORTENED_COMPOUND = re.compile(r"-\s(?:und|oder|bzw\.|sowie|als auch)\s|-,\s")
+
+
+def _no_name_shape(text: str, span: Span, attached: bool) -> bool:
+    """A model span that is the first part of a shortened compound, or a lone one without a
+    letter or digit ("&"; between two name parts it joins them): no name looks like this."""
+    surface = text[span.start : span.end]
+    return span.source == MODEL_SOURCE and (
+        (not attached and not any(c.isalnum() for c in surface))
+        or _SHORTENED_COMPOUND.match(text, span.end) is not None
+    )
+
+
+def _kept_by(zone: Span, span: Span) -> bool:
+    """A span touching a court, law, judge … zone is dropped; a state name only drops a span
+    that is no more than it ("Ukraine", not "Amazon Deutschland GmbH")."""
+    if zone.label == PUBLIC_ENTITY:
+        return zone.start <= span.start and span.end <= zone.end
+    return zone.start < span.end and span.start < zone.end
+
+
+def in_keep_zone(zones: list[Span], starts: list[int], span: Span) -> bool:
+    """Whether ``span`` touches one of the sorted ``zones`` (``starts``: their starts)."""
+    i = bisect.bisect_right(starts, span.start)
+    return any(_kept_by(z, span) for z in zones[max(0, i - 50) : i + 1])
+
+
+def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
+    """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
+    label, are an ordinary word or a lone compound of them the model is not sure about, a
+    model word in lowercase or one no name has the shape of: the filter steps of the chain
+    that the flags ``cfg`` map to (deid.anonymizer.components.legacy_chain), run on the ``zones``
+    given (default: those the flags find)."""
+    from deid.anonymizer.chain import Chain
+    from deid.anonymizer.components import KEEP_ZONES, legacy_chain
+
+    cfg = cfg or PolicyConfig()
+    zones = keep_zones(text, cfg) if zones is None else zones
+    steps = legacy_chain(policy=cfg, recognizers=False, consistency=False)
+    filtered = Chain([s for s in steps if s.name != KEEP_ZONES])(text, list(spans))
+    starts = [z.start for z in zones]
+    return [s for s in filtered if not in_keep_zone(zones, starts, s)]

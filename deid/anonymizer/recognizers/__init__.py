@@ -1,0 +1,113 @@
+"""Rule recognizers for structured identifiers, and the registry that builds them from config.
+
+Registry names are versioned (``deid.recognizers.iban.v1``): when a recognizer's behaviour
+changes, register ``.v2`` beside ``.v1`` so that stored configs keep their meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from deid.anonymizer.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
+from deid.anonymizer.recognizers.base import (
+    Pattern,
+    PatternRecognizer,
+    Recognizer,
+    resolve_overlaps,
+)
+from deid.anonymizer.recognizers.bic import BicRecognizer
+from deid.anonymizer.recognizers.contract_number import ContractNumberRecognizer
+from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer
+from deid.anonymizer.recognizers.email import EmailRecognizer
+from deid.anonymizer.recognizers.iban import IbanRecognizer
+from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
+from deid.anonymizer.recognizers.parcel_number import ParcelNumberRecognizer
+from deid.anonymizer.recognizers.permit_number import PermitNumberRecognizer
+from deid.anonymizer.recognizers.phone import PhoneRecognizer
+from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
+from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
+from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
+from deid.anonymizer.recognizers.url import UrlRecognizer
+from deid.anonymizer.recognizers.vat_id import VatIdRecognizer
+from deid.anonymizer.recognizers.vehicle_id import VehicleIdRecognizer
+from deid.schema import Span
+
+__all__ = [
+    "RECOGNIZERS",
+    "Pattern",
+    "PatternRecognizer",
+    "Recognizer",
+    "analyze_all",
+    "build_recognizers",
+    "resolve_overlaps",
+]
+
+RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
+    "deid.recognizers.iban.v1": IbanRecognizer,
+    "deid.recognizers.bic.v1": BicRecognizer,
+    "deid.recognizers.email.v1": EmailRecognizer,
+    "deid.recognizers.url.v1": UrlRecognizer,
+    "deid.recognizers.phone.v1": PhoneRecognizer,
+    "deid.recognizers.tax_id.v1": TaxIdRecognizer,
+    "deid.recognizers.tax_number.v1": TaxNumberRecognizer,
+    "deid.recognizers.vat_id.v1": VatIdRecognizer,
+    "deid.recognizers.social_security.v1": SocialSecurityRecognizer,
+    "deid.recognizers.license_plate.v1": LicensePlateRecognizer,
+    "deid.recognizers.vehicle_id.v1": VehicleIdRecognizer,
+    "deid.recognizers.permit_number.v1": PermitNumberRecognizer,
+    "deid.recognizers.contract_number.v1": ContractNumberRecognizer,
+    "deid.recognizers.parcel_number.v1": ParcelNumberRecognizer,
+    "deid.recognizers.street_address.v1": StreetAddressRecognizer,
+    "deid.recognizers.postal_town.v1": PostalTownRecognizer,
+    "deid.recognizers.date_of_birth.v1": DateOfBirthRecognizer,
+}
+
+
+def _entry(name: str, value: Any) -> dict[str, Any]:
+    """One recognizer's settings: ``true``/``false`` is shorthand for ``{enabled: ...}``."""
+    if isinstance(value, bool):
+        return {"enabled": value}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"config for {name} must be a bool or a mapping")
+    unknown = set(value) - {"enabled", "min_score"}
+    if unknown:
+        raise ValueError(f"config for {name}: unknown keys {sorted(unknown)}")
+    return dict(value)
+
+
+def build_recognizers(config: Mapping[str, Any] | None = None) -> list[Recognizer]:
+    """Instantiate the registered recognizers; all are on unless the config turns them off.
+
+    ``config``::
+
+        {"min_score": 0.5,                          # floor for every recognizer
+         "recognizers": {
+             "deid.recognizers.phone.v1": {"enabled": false},
+             "deid.recognizers.url.v1": {"min_score": 0.8},
+             "deid.recognizers.parcel_number.v1": false}}  # shorthand for enabled: false
+    """
+    config = dict(config or {})
+    unknown = set(config) - {"min_score", "recognizers"}
+    if unknown:
+        raise ValueError(f"unknown recognizer config keys {sorted(unknown)}")
+    floor = float(config.get("min_score", 0.0))
+    entries = {name: _entry(name, v) for name, v in (config.get("recognizers") or {}).items()}
+    missing = set(entries) - set(RECOGNIZERS)
+    if missing:
+        raise ValueError(f"unknown recognizers {sorted(missing)}; known: {sorted(RECOGNIZERS)}")
+    built: list[Recognizer] = []
+    for name, cls in RECOGNIZERS.items():
+        entry = entries.get(name, {})
+        if not entry.get("enabled", True):
+            continue
+        min_score = max(floor, float(entry.get("min_score", floor)))
+        built.append(cls(name=name, min_score=min_score))
+    return built
+
+
+def analyze_all(text: str, recognizers: Iterable[Recognizer]) -> list[Span]:
+    """Spans of all recognizers, sorted by offset; where two overlap, the higher score wins,
+    on a tie the longer span."""
+    spans = [span for recognizer in recognizers for span in recognizer.analyze(text)]
+    return sorted(resolve_overlaps(spans))

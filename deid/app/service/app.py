@@ -1,0 +1,267 @@
+"""The FastAPI application of ``deid serve`` (see :mod:`deid.app.service`).
+
+Every endpoint that reads a document takes either JSON (``{"text": ...}``) or a multipart
+form with a ``file``; blocking work (analysis, anonymization, the registry, fsync of a
+review) runs in a thread, so the time limit can answer for a request that waits too long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from dataclasses import dataclass
+from importlib.metadata import version as package_version
+from pathlib import Path
+from typing import Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
+
+from deid.anonymizer.budget import OverBudget
+from deid.anonymizer.operators import OPERATORS, check_operator
+from deid.app.service.documents import UnsupportedFormat, Upload, describe, read_upload, render
+from deid.app.service.safety import BodyLimit, ErrorShield, TimeLimit
+from deid.app.service.served import ServedModel
+from deid.app.service.settings import ServiceSettings
+from deid.schema import Span, coarse_label
+from deid.sources.errors import UserError
+from deid.sources.io import InputError
+from deid.sources.reviews import ReviewError, ReviewStore, decision_counts, new_review, parse_spans
+from deid.sources.reviews.record import text_sha256
+
+logger = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+MAX_FORM_FIELDS = 8
+
+TEXT_BODY = {"type": "object", "required": ["text"], "properties": {
+    "text": {"type": "string", "description": "The decision, as plain text."},
+}}  # fmt: skip
+SPANS_SCHEMA = {"type": "array", "items": {"type": "object", "required": ["start", "end", "label"], "properties": {
+    "start": {"type": "integer"}, "end": {"type": "integer"}, "label": {"type": "string"},
+}}}  # fmt: skip
+FILE_FORM = {"type": "object", "required": ["file"], "properties": {
+    "file": {"type": "string", "format": "binary", "description": "A decision file (.txt, .docx, .html, "
+             "the court XML .zip; deid.sources.formats)."},
+}}  # fmt: skip
+
+
+def _body_doc(json_schema: dict[str, Any], form_schema: dict[str, Any]) -> dict[str, Any]:
+    """OpenAPI request body of an endpoint that reads its body itself (JSON or multipart)."""
+    return {"requestBody": {"required": True, "content": {
+        "application/json": {"schema": json_schema}, "multipart/form-data": {"schema": form_schema},
+    }}}  # fmt: skip
+
+
+def _with(schema: dict[str, Any], **props: Any) -> dict[str, Any]:
+    return {**schema, "properties": {**schema["properties"], **props}}
+
+
+OPERATOR_FIELD = {"type": "string", "enum": sorted(OPERATORS), "description": "Default: the pipeline's."}
+ANALYZE_DOC = _body_doc(TEXT_BODY, FILE_FORM)
+ANONYMIZE_DOC = _body_doc(
+    _with(TEXT_BODY, operator=OPERATOR_FIELD, spans=SPANS_SCHEMA | {"description": "Spans to neutralize "
+          "(offsets into text); default: the analysis' spans."}),
+    _with(FILE_FORM, operator=OPERATOR_FIELD, spans={"type": "string", "description": "JSON list of spans"},
+          output={"type": "string", "enum": ["file", "json"], "description": "file (default): the anonymized "
+                  "file in its format; json: its text and the span report"}),
+)  # fmt: skip
+REVIEW_DOC = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "required": ["text", "model_spans", "spans", "reviewer"], "properties": {
+        "text": {"type": "string"}, "model_spans": SPANS_SCHEMA, "spans": SPANS_SCHEMA,
+        "reviewer": {"type": "string", "description": "One word: letters, digits, . _ @ -"},
+    }}}}}}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Input:
+    """A request's document: its text, the upload it came from (None for JSON text) and
+    the other fields it carried."""
+
+    text: str
+    upload: Upload | None
+    fields: dict[str, Any]
+
+
+def create_app(served: ServedModel, settings: ServiceSettings, *, secret: bytes | None = None) -> FastAPI:
+    """The app serving ``served`` under ``settings``; ``secret`` keys ``pseudonymize``."""
+    app = FastAPIOffline(
+        title="deid", version=package_version("deid"),
+        description="Find and neutralize sensitive references in German court decisions; review them.",
+        swagger_ui_parameters={"validatorUrl": None},
+    )  # fmt: skip
+    store = ReviewStore(settings.reviews_dir)
+    authorized = _bearer(settings.token)
+    _exception_handlers(app)
+
+    @app.get("/health", tags=["service"])
+    async def health() -> dict[str, Any]:
+        """Liveness, whether API calls need a token, and the model in use (no token needed)."""
+        return {"status": "ok", "auth": settings.token is not None, "model": served.info(),
+                "operators": sorted(OPERATORS), "default_operator": settings.operator,
+                "max_bytes": settings.max_bytes}  # fmt: skip
+
+    @app.get("/models", tags=["service"], dependencies=[authorized])
+    async def models() -> dict[str, Any]:
+        """The model in use and the registered versions and aliases of the tracking store."""
+        return {"in_use": served.info(), "registry": await asyncio.to_thread(served.registry)}
+
+    @app.post("/analyze", tags=["documents"], dependencies=[authorized], openapi_extra=ANALYZE_DOC)
+    async def analyze(request: Request) -> dict[str, Any]:
+        """Spans of a text or file: offsets, label, coarse type, score and the recognizer
+        or model that found each (``source``). A file's extracted text is returned too."""
+        doc = await _read_input(request, settings)
+        spans = await asyncio.to_thread(served.analyze, doc.text)
+        out = {"sha256": text_sha256(doc.text), "characters": len(doc.text), "spans": [_span_out(s) for s in spans],
+               "lineage": served.lineage_for(doc.text)}  # fmt: skip
+        if doc.upload is not None:
+            out |= {"document": describe(doc.upload), "text": doc.text}
+        logger.info("analyze %s: %d characters, %d spans", out["sha256"][:12], len(doc.text), len(spans))
+        return out
+
+    @app.post("/anonymize", tags=["documents"], dependencies=[authorized], openapi_extra=ANONYMIZE_DOC)
+    async def anonymize(request: Request) -> Any:
+        """A text or file with its spans neutralized by an operator: the anonymized text (or
+        file, in its own format) and the span report."""
+        doc = await _read_input(request, settings)
+        operator = doc.fields.get("operator") or served.pipeline.config.operator
+        _check_operator(operator, secret)
+        given = doc.fields.get("spans")
+        spans = parse_spans(doc.text, given, "spans") if given is not None else None
+        if spans is None:
+            spans = await asyncio.to_thread(served.analyze, doc.text)
+        sha = text_sha256(doc.text)
+        rendered = await asyncio.to_thread(render, doc.upload, doc.text, spans, operator, secret=secret,
+                                           max_bytes=settings.max_bytes)  # fmt: skip
+        logger.info("anonymize %s: %d spans, operator %s", sha[:12], len(spans), operator)
+        if doc.upload is not None and doc.fields.get("output", "file") == "file":
+            headers = {"Content-Disposition": f'attachment; filename="{rendered.filename}"',
+                       "X-Deid-Spans": str(len(spans)), "X-Deid-Input-Sha256": sha}  # fmt: skip
+            return Response(rendered.data, media_type=rendered.media_type, headers=headers)
+        out = {"text": rendered.text, "operator": operator, "spans": [_span_out(s) for s in spans],
+               "output_spans": [s.to_dict() | {"operator": operator} for s in rendered.spans],
+               "lineage": served.lineage_for(doc.text)}  # fmt: skip
+        return out | ({"document": describe(doc.upload)} if doc.upload is not None else {})
+
+    @app.post("/reviews", tags=["reviews"], dependencies=[authorized], openapi_extra=REVIEW_DOC)
+    async def save_review(request: Request) -> dict[str, Any]:
+        """Save a review: the text, the spans the analysis proposed and the reviewer's final
+        spans; decisions (accepted, rejected, relabelled, widened, added) follow from them."""
+        body = await _json_object(request)
+        record = new_review(body.get("text"), body.get("model_spans"), body.get("spans"),
+                            reviewer=body.get("reviewer"), model_info=served.info())  # fmt: skip
+        review_id = await asyncio.to_thread(store.save, record)
+        return {"id": review_id, "sha256": record["sha256"], "spans": len(record["spans"]),
+                "decisions": decision_counts(record["decisions"])}  # fmt: skip
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # the last added is the outermost: the shield around everything, then the time limit
+    app.add_middleware(BodyLimit, max_bytes=settings.max_bytes)
+    app.add_middleware(TimeLimit, seconds=settings.timeout)
+    app.add_middleware(ErrorShield)
+    return app
+
+
+# --- requests ------------------------------------------------------------------------------------
+
+
+def _bearer(token: str | None) -> Any:
+    """A dependency that requires ``Authorization: Bearer <token>`` when a token is set."""
+    scheme = HTTPBearer(auto_error=False, description="Required when the service has a token.")
+
+    async def check(credentials: HTTPAuthorizationCredentials | None = Depends(scheme)) -> None:  # noqa: B008
+        if token is None:
+            return
+        given = credentials.credentials.encode("utf-8") if credentials else b""
+        if not hmac.compare_digest(given, token.encode("utf-8")):
+            raise HTTPException(401, "a valid bearer token is required", headers={"WWW-Authenticate": "Bearer"})
+
+    return Depends(check)
+
+
+async def _read_input(request: Request, settings: ServiceSettings) -> Input:
+    """The document of a JSON or multipart request."""
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        return await _read_form(request, settings)
+    body = await _json_object(request)
+    text = body.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise HTTPException(422, "'text' must be a non-empty string")
+    return Input(text, None, {k: v for k, v in body.items() if k != "text"})
+
+
+async def _json_object(request: Request) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.body())
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise HTTPException(400, "the body is not JSON (send application/json or multipart/form-data)") from None
+    if not isinstance(body, dict):
+        raise HTTPException(422, "the body must be a JSON object")
+    return body
+
+
+async def _read_form(request: Request, settings: ServiceSettings) -> Input:
+    form = await request.form(max_files=1, max_fields=MAX_FORM_FIELDS, max_part_size=settings.max_bytes)
+    file = form.get("file")
+    if file is None or isinstance(file, str):
+        raise HTTPException(422, "multipart requests need a 'file' part")
+    data = await file.read()
+    upload = await asyncio.to_thread(read_upload, file.filename, data, max_bytes=settings.max_bytes)
+    fields: dict[str, Any] = {k: v for k, v in form.items() if k != "file" and isinstance(v, str)}
+    if "spans" in fields:
+        try:
+            fields["spans"] = json.loads(fields["spans"])
+        except json.JSONDecodeError:
+            raise HTTPException(422, "'spans' must be a JSON list of spans") from None
+    return Input(upload.doc.text, upload, fields)
+
+
+def _check_operator(operator: Any, secret: bytes | None) -> None:
+    if not isinstance(operator, str):
+        raise HTTPException(422, "'operator' must be a string")
+    try:
+        check_operator(operator)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    if operator == "pseudonymize" and not secret:
+        raise HTTPException(422, "pseudonymize needs a secret key: start the service with $DEID_SECRET set")
+
+
+def _span_out(span: Span) -> dict[str, Any]:
+    return span.to_dict() | {"type": coarse_label(span.label)}
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+def _exception_handlers(app: FastAPI) -> None:
+    """User errors answer with their one-line message (written to hold no text); validation
+    errors without the input FastAPI would echo."""
+
+    def reply(status: int):
+        async def handler(request: Request, exc: Exception) -> JSONResponse:
+            return JSONResponse({"detail": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}, status)
+
+        return handler
+
+    app.add_exception_handler(UnsupportedFormat, reply(415))
+    app.add_exception_handler(InputError, reply(422))
+    app.add_exception_handler(ReviewError, reply(422))
+    app.add_exception_handler(OverBudget, reply(413))
+    app.add_exception_handler(UserError, reply(400))
+
+    async def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"loc": e.get("loc"), "msg": e.get("msg"), "type": e.get("type")} for e in exc.errors()]
+        return JSONResponse({"detail": errors}, 422)
+
+    app.add_exception_handler(RequestValidationError, validation)

@@ -1,0 +1,77 @@
+"""The pipeline a service runs, where it came from, and what the registry holds.
+
+One pipeline is loaded at start (``deid.anonymizer.pipeline.build_pipeline``; the same construction
+path as ``deid anonymize``) and analyses run one at a time: the CPU is shared anyway, and no
+layer of the pipeline has to be safe for concurrent use. Requests wait for the lock within
+their time limit; the pipeline's own per-document budget (``max_seconds``, set to the
+request timeout) ends an analysis whose request gave up.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import replace
+from typing import Any
+
+from deid.anonymizer.pipeline import Pipeline
+from deid.ops.lineage import Lineage, for_input, run_lineage
+from deid.ops.model_store import ModelSource
+from deid.schema import Span
+from deid.sources.errors import UserError
+
+logger = logging.getLogger(__name__)
+
+
+class ServedModel:
+    """A loaded pipeline with its lineage, analysing one text at a time."""
+
+    def __init__(
+        self, pipeline: Pipeline, source: ModelSource | None, overrides: dict[str, Any] | None = None
+    ) -> None:
+        self.pipeline = pipeline
+        self.source = source
+        self.lineage: Lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def budget_overrides(pipeline_config: Any, timeout: float) -> dict[str, float]:
+        """Settings for ``build_pipeline``: an analysis stops by itself once its request's
+        time is up (checked between the pipeline's layers)."""
+        limit = pipeline_config.max_seconds
+        return {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
+
+    def analyze(self, text: str) -> list[Span]:
+        with self._lock:
+            return self.pipeline.analyze(text)
+
+    @property
+    def rules_only(self) -> bool:
+        return not self.pipeline.config.use_model
+
+    def info(self) -> dict[str, Any]:
+        """The model in use: URI, name, version, alias, the pipeline's settings hash."""
+        return {**self.lineage.model, "pipeline_sha256": self.lineage.pipeline_sha256,
+                "rules_only": self.rules_only, "operator": self.pipeline.config.operator}  # fmt: skip
+
+    def lineage_for(self, text: str) -> dict[str, Any]:
+        return for_input(self.lineage, text)
+
+    def registry(self) -> dict[str, Any]:
+        """Registered versions and aliases of the tracking store (``$MLFLOW_TRACKING_URI``,
+        else ``sqlite:///mlflow.db``); a store that is missing or down is reported, not raised."""
+        from deid.ops.mlflow_registry import MODEL_NAME, list_versions
+
+        try:
+            versions = list_versions()
+        except UserError as exc:
+            return {"name": MODEL_NAME, "versions": [], "aliases": {}, "error": str(exc).splitlines()[0]}
+        aliases = {alias: v.version for v in versions for alias in v.aliases}
+        rows = [{"version": v.version, "aliases": list(v.aliases), "created": v.created,
+                 "gate": v.tags.get("gate.decision")} for v in versions]  # fmt: skip
+        return {"name": MODEL_NAME, "versions": rows, "aliases": aliases}
+
+
+def with_overrides(pipeline: Pipeline, overrides: dict[str, Any]) -> Pipeline:
+    """The same pipeline with changed settings (its classifier is reused)."""
+    return Pipeline(pipeline.classifier, replace(pipeline.config, **overrides)) if overrides else pipeline

@@ -1,0 +1,2 @@
+"""Scores: every metric on the gold sets, placeholder detection quality, which gold names lists
+already know."""

@@ -1,0 +1,258 @@
+"""Chunked, resumable anonymization runs: split an input into chunk files, process each with
+:func:`deid.ops.batch.run_batch`, then merge the chunk results into the run's outputs.
+
+An orchestrator (the Prefect ``anonymize`` flow) runs one task per chunk, so a crash or retry
+costs one chunk, and a re-run skips every document already in a chunk result. Only file paths
+travel between steps; document text stays in files.
+
+Outputs of a run (all JSONL but the summary):
+
+* ``anonymized.jsonl``: ``{"id", "text", "lineage"}``: the anonymized text and what made it
+  (``deid.ops.lineage``: model version and alias, pipeline config hash, component versions, git
+  commit, the input's sha256);
+* ``spans.jsonl``: the span report ``{"id", "sha256", "characters", "spans", "counts"}``:
+  offsets into the input text, labels, per-label counts; never text;
+* ``quarantine.jsonl``: rejected inputs and failed documents (path or id, reason, size, hash);
+* ``summary.json``: counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deid.ops.batch import DUPLICATE_ID, completed_ids, settings_conflict
+from deid.schema import Document
+from deid.sources.io import (
+    Rejected,
+    iter_input,
+    sha256_bytes,
+    text_hash,
+    write_jsonl,
+    write_text_atomic,
+)
+
+RESULTS, SPANS, QUARANTINE, SUMMARY = (
+    "anonymized.jsonl",
+    "spans.jsonl",
+    "quarantine.jsonl",
+    "summary.json",
+)
+CHUNK_DIR, RESULT_DIR = "chunks", "results"
+SETTINGS = "settings.json"  # what the chunk results were made with (forget_other_results)
+INPUT_DIR = "input"  # an S3 input staged below the work dir
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Chunk files still to process, inputs rejected on reading, and counts."""
+
+    chunks: list[str]
+    rejected: list[dict[str, Any]]
+    documents: int
+    already_done: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chunks": self.chunks, "rejected": self.rejected, "documents": self.documents,
+                "already_done": self.already_done}  # fmt: skip
+
+
+@dataclass
+class RunOutputs:
+    """What a finished run wrote, as counts (the flow's summary)."""
+
+    documents: int = 0
+    quarantined: int = 0
+    spans: int = 0
+    labels: dict[str, int] = field(default_factory=dict)
+    reasons: dict[str, int] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"documents": self.documents, "quarantined": self.quarantined, "spans": self.spans,
+                "labels": self.labels, "reasons": self.reasons, "files": self.files}  # fmt: skip
+
+
+def result_files(work_dir: str | Path) -> list[Path]:
+    """Chunk results, finished (``.jsonl``) or interrupted (``.jsonl.partial``)."""
+    base = Path(work_dir) / RESULT_DIR
+    return sorted(p for p in base.glob("chunk-*.jsonl*") if p.name.endswith((".jsonl", ".partial"))
+                  and ".quarantine." not in p.name)  # fmt: skip
+
+
+def done_ids(work_dir: str | Path) -> set[str]:
+    """Ids of every document some chunk already finished."""
+    out: set[str] = set()
+    for path in result_files(work_dir):
+        out |= completed_ids(path)
+    return out
+
+
+def forget_other_results(work_dir: str | Path, settings: dict[str, Any]) -> str | None:
+    """Chunk results made with other ``settings`` (:func:`deid.ops.batch.run_settings`: operator,
+    model) are removed so this run redoes them instead of keeping them; returns what
+    differed (setting names), None when nothing did. Records this run's settings."""
+    work_dir = Path(work_dir)
+    record = work_dir / SETTINGS
+    conflict = settings_conflict(record, settings) if result_files(work_dir) else None
+    if conflict:
+        shutil.rmtree(work_dir / RESULT_DIR)
+    write_text_atomic(record, json.dumps(settings, sort_keys=True, indent=2) + "\n")
+    return conflict
+
+
+def plan_chunks(
+    source: str | Path, work_dir: str | Path, chunk_size: int, *, location: str | None = None
+) -> Plan:
+    """Read ``source`` (JSONL, .txt or a folder), skip documents already done, and write the
+    rest as chunk files of ``chunk_size`` documents. A chunk's name is the hash of its ids, so
+    a re-run with the same remaining documents finds its earlier partial result. Rejected
+    inputs are reported by their path relative to ``source`` (prefixed with ``location``, the
+    input as the caller named it, e.g. an S3 URL)."""
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be at least 1")
+    source, work_dir = Path(source), Path(work_dir)
+    done = done_ids(work_dir)
+    pending: list[Document] = []
+    rejected: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    already = 0
+    for item in iter_input(source):
+        if isinstance(item, Rejected):
+            rejected.append(_rejected(item, source, location))
+            continue
+        if item.id in seen:  # the first record with an id wins; a re-run decides the same
+            rejected.append(_rejected_record(item, DUPLICATE_ID, source, location))
+            continue
+        seen.add(item.id)
+        if item.id in done:
+            already += 1
+        else:
+            pending.append(item)
+    chunks = []
+    for i in range(0, len(pending), chunk_size):
+        docs = pending[i : i + chunk_size]
+        name = hashlib.sha256("\n".join(d.id for d in docs).encode()).hexdigest()[:12]
+        path = work_dir / CHUNK_DIR / f"chunk-{name}.jsonl"
+        write_jsonl(path, (_input_record(d) for d in docs))
+        chunks.append(str(path))
+    return Plan(chunks, rejected, len(pending) + already, already)
+
+
+def _input_record(doc: Document) -> dict[str, Any]:
+    return {"id": doc.id, "text": doc.text, "meta": doc.meta}
+
+
+def _rejected_record(
+    doc: Document, reason: str, source: Path, location: str | None
+) -> dict[str, Any]:
+    """A quarantine row for one readable record: its input, its id (outputs keep the id the
+    user gave) and a hash of its text, never the text."""
+    data = doc.text.encode("utf-8")
+    return {"input": location or source.name, "id": doc.id, "reason": reason, "size": len(data),
+            "sha256": sha256_bytes(data)}  # fmt: skip
+
+
+def _rejected(item: Rejected, source: Path, location: str | None) -> dict[str, Any]:
+    path = Path(item.path)
+    rel = (
+        path.relative_to(source).as_posix()
+        if source.is_dir() and path.is_relative_to(source)
+        else path.name
+    )
+    where = f"{location.rstrip('/')}/{rel}" if location and source.is_dir() else (location or rel)
+    row = {k: v for k, v in item.to_dict().items() if k != "path"}  # line and id of a record
+    return {"input": where, **row}
+
+
+def chunk_paths(chunk: str | Path, work_dir: str | Path) -> tuple[Path, Path]:
+    """Where a chunk's results and its quarantine list go."""
+    stem = Path(chunk).name.removesuffix(".jsonl")
+    base = Path(work_dir) / RESULT_DIR
+    return base / f"{stem}.jsonl", base / f"{stem}.quarantine.jsonl"
+
+
+def output_record(
+    doc: Document, record: dict[str, Any], lineage: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A chunk result line: the pipeline's record plus the input's hash and length (the span
+    report needs them, and the input is not kept) and, given the run's ``lineage``
+    (``deid.ops.lineage.Lineage.to_dict``), what made this record."""
+    out = {**record, "sha256": text_hash(doc.text), "characters": len(doc.text)}
+    if lineage is not None:
+        from deid.ops.lineage import for_input
+
+        out["lineage"] = for_input(lineage, doc.text)
+    return out
+
+
+def discard_inputs(work_dir: str | Path) -> list[str]:
+    """Remove the clear copies of the inputs (chunk files, a staged S3 input) from the work
+    dir once the run's outputs are written: a finished run must not leave the decisions in
+    clear text behind. The chunk results stay (anonymized text, ids and offsets): a re-run to
+    the same output resumes from them. Returns what was removed (names, relative)."""
+    removed = []
+    for name in (CHUNK_DIR, INPUT_DIR):
+        path = Path(work_dir) / name
+        if path.exists():
+            shutil.rmtree(path)
+            removed.append(name)
+    return removed
+
+
+def _read_lines(path: Path) -> Iterable[dict[str, Any]]:
+    """JSON lines; a torn last line of an interrupted chunk ends the file."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError:
+                return
+
+
+def _result_row(rec: dict[str, Any]) -> dict[str, Any]:
+    row = {"id": str(rec["id"]), "text": rec["text"]}
+    if "lineage" in rec:
+        row["lineage"] = rec["lineage"]
+    return row
+
+
+def write_outputs(
+    work_dir: str | Path, out_dir: str | Path, rejected: Iterable[dict[str, Any]] = ()
+) -> RunOutputs:
+    """Merge every chunk result (each id once, sorted) into the run's output files."""
+    work_dir, out_dir = Path(work_dir), Path(out_dir)
+    records: dict[str, dict[str, Any]] = {}
+    for path in result_files(work_dir):
+        for rec in _read_lines(path):
+            records.setdefault(str(rec["id"]), rec)
+    failed: dict[str, dict[str, Any]] = {}  # failed again in a later run's chunk: listed once
+    for path in sorted((work_dir / RESULT_DIR).glob("chunk-*.quarantine.jsonl")):
+        failed.update(
+            (str(q.get("id")), q) for q in _read_lines(path) if str(q.get("id")) not in records
+        )
+    quarantine = [*rejected, *failed.values()]
+    summary = RunOutputs(documents=len(records), quarantined=len(quarantine))
+    labels: Counter[str] = Counter()
+    span_rows = []
+    for doc_id in sorted(records):
+        rec = records[doc_id]
+        counts = Counter(s["label"] for s in rec["spans"])
+        labels.update(counts)
+        span_rows.append({"id": doc_id, "sha256": rec["sha256"], "characters": rec["characters"],
+                          "spans": rec["spans"], "counts": dict(sorted(counts.items()))})  # fmt: skip
+    write_jsonl(out_dir / RESULTS, (_result_row(records[i]) for i in sorted(records)))
+    write_jsonl(out_dir / SPANS, span_rows)
+    write_jsonl(out_dir / QUARANTINE, quarantine)
+    summary.spans = sum(labels.values())
+    summary.labels = dict(sorted(labels.items()))
+    summary.reasons = dict(sorted(Counter(q["reason"] for q in quarantine).items()))
+    summary.files = [RESULTS, SPANS, QUARANTINE, SUMMARY]
+    write_text_atomic(out_dir / SUMMARY, json.dumps(summary.to_dict(), indent=2) + "\n")
+    return summary
