@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -42,6 +42,21 @@ class InferenceConfig:
     batch_size: int = 16
     engine: str = "torch"  # torch | onnx (CPU: ONNX Runtime, deid.anonymizer.onnx_engine); a GPU runs torch
     quantize: str = "none"  # none | int8 (onnx engine only: per-channel dynamic quantization)
+
+
+def encode_windows(tokenizer: Any, texts: list[str], max_length: int, stride: int) -> Any:
+    """``texts`` cut into overlapping windows of at most ``max_length`` tokens, with offsets
+    and special-token masks: the one tokenization training and inference share, so a model
+    sees at run time the windows it was trained on."""
+    return tokenizer(
+        texts,
+        truncation=True,
+        max_length=max_length,
+        stride=stride,
+        return_overflowing_tokens=True,
+        return_offsets_mapping=True,
+        return_special_tokens_mask=True,
+    )
 
 
 class TokenClassifier:
@@ -125,15 +140,7 @@ class TokenClassifier:
         # never longer windows than the model was trained on (its tokenizer records that)
         max_length = min(cfg.max_length, int(getattr(self.tokenizer, "model_max_length", cfg.max_length) or cfg.max_length))
         stride = min(cfg.stride, max(1, (max_length - 2) // 2))  # tokenizers requires < length
-        enc = self.tokenizer(
-            list(texts),
-            truncation=True,
-            max_length=max_length,
-            stride=stride,
-            return_overflowing_tokens=True,
-            return_offsets_mapping=True,
-            return_special_tokens_mask=True,
-        )
+        enc = encode_windows(self.tokenizer, list(texts), max_length, stride)
         n_windows = len(enc["input_ids"])
         # per text: token offsets -> (centrality, probabilities) of the best-placed occurrence;
         # a token near a window edge lacks context, so the window where it sits most

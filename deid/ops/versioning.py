@@ -19,7 +19,6 @@ import lzma
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -27,6 +26,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
+
+from deid.sources.io import write_bytes_atomic
 
 RAW_DIR = "data/raw"
 RAW_DVC = "data/raw.dvc"
@@ -216,18 +217,6 @@ def _raw_bytes(source: Path, rel: Path) -> bytes:
     return lzma.decompress(data) if rel.parts[0] == "decisions" and source.suffix == ".xz" else data
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def import_sources(
     sources: str | Path, raw: str | Path, *, overwrite: bool = False
 ) -> ImportResult:
@@ -263,7 +252,7 @@ def import_sources(
             overwritten.append(str(target_rel))
         else:
             added.append(str(target_rel))
-        _write_atomic(target, data)
+        write_bytes_atomic(target, data)
     return ImportResult(added, unchanged, conflicts, overwritten)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from transformers import PreTrainedTokenizerFast
 
 from deid.anonymizer.features import token_features, word_bounds
+from deid.anonymizer.ner import encode_windows
 from deid.rewrite.surrogates import DocumentSurrogates, SurrogateGenerator, substitute
 from deid.schema import COURT, JUDGE, PUBLIC_ENTITY, Span
 from deid.sources.elements import text_elements
@@ -292,15 +293,7 @@ def encode(
     items = list(items)
     if not items:
         return []
-    enc = tokenizer(
-        [it.text for it in items],
-        truncation=True,
-        max_length=max_length,
-        stride=stride,
-        return_overflowing_tokens=True,
-        return_offsets_mapping=True,
-        return_special_tokens_mask=True,
-    )
+    enc = encode_windows(tokenizer, [it.text for it in items], max_length, stride)
     windows: list[Window] = []
     from deid.schema import LABELS
 
