@@ -122,7 +122,7 @@ def test_the_judges_in_the_signature_stay_in_clear_text(pipeline: Pipeline, sour
     assert not touched(pipeline.analyze_many([text], model_spans=[proposed])[0])
     assert not touched(pipeline.analyze_many([text], model_spans=[model])[0])
     # the keep zones are what drops them: without them every proposed name stays
-    open_zones = Pipeline(None, replace(pipeline.config, use_model=False, use_keep_zones=False))
+    open_zones = Pipeline(None, replace(pipeline.config.without("keep_zones"), use_model=False))
     assert touched(open_zones.analyze_many([text], model_spans=[proposed])[0]) == names
 
 
