@@ -27,7 +27,6 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deid.ops.model_store import PIPELINE_ARTIFACT
 from deid.sources.errors import UserError
 from deid.sources.io import text_hash
 
@@ -38,6 +37,8 @@ if TYPE_CHECKING:
     from deid.training.job import TrainingOutput
 
 logger = logging.getLogger(__name__)
+
+PIPELINE_ARTIFACT = "pipeline"  # the artifact key of the pipeline directory in a logged pyfunc model
 
 MODEL_NAME = "deid-ner"
 EXPERIMENT = "deid"

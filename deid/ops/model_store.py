@@ -7,12 +7,11 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from deid.ops import mlflow_registry as registry
+from deid.ops.mlflow_registry import PIPELINE_ARTIFACT
 from deid.sources.errors import UserError
 
 logger = logging.getLogger(__name__)
-
-PIPELINE_ARTIFACT = "pipeline"  # the artifact key of the pipeline directory in a logged pyfunc model
-
 
 class ModelNotFound(UserError, FileNotFoundError):
     """No pipeline at the path, or no such model, version or alias in the tracking store."""
@@ -48,8 +47,6 @@ def resolve_source(uri_or_path: str | Path) -> ModelSource:
     if alias is not None:
         import mlflow
         from mlflow.exceptions import MlflowException
-
-        from deid.ops import mlflow_registry as registry
 
         client = registry.get_client(mlflow.get_tracking_uri())
         try:
@@ -90,9 +87,7 @@ def resolve_model(uri_or_path: str | Path) -> Path:
     import mlflow
     from mlflow.exceptions import MlflowException
 
-    from deid.ops.mlflow_registry import check_tracking_uri
-
-    check_tracking_uri(mlflow.get_tracking_uri())
+    registry.check_tracking_uri(mlflow.get_tracking_uri())
     try:
         local = Path(mlflow.artifacts.download_artifacts(artifact_uri=text))
     except MlflowException as exc:

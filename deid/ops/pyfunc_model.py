@@ -23,7 +23,7 @@ import mlflow.pyfunc
 import pandas as pd
 from mlflow.models import set_model
 
-from deid.ops.model_store import PIPELINE_ARTIFACT
+from deid.ops.mlflow_registry import PIPELINE_ARTIFACT
 
 SECRET_ENV = "DEID_SECRET"
 INPUT_COLUMNS = ("id", "text")
