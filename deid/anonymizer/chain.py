@@ -79,9 +79,12 @@ def register(
 
 
 def registry() -> dict[str, dict[int, Component]]:
-    """Every registered component by name and version (the components module loaded)."""
-    import deid.anonymizer.components  # noqa: F401 - registers the components
-
+    """Every registered component by name and version. ``deid.anonymizer.components``
+    registers them when it is imported (``deid.anonymizer.pipeline`` imports it: every
+    construction path does); this module never imports it, so the registry depends on
+    nothing it holds."""
+    if not _REGISTRY:
+        raise RuntimeError("no chain components registered: import deid.anonymizer.components first")
     return _REGISTRY
 
 

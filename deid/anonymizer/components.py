@@ -10,11 +10,11 @@ behaviour or a default of its config: register a new version.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from deid.anonymizer.chain import ChainContext, Step, StepConfig, register, step
+from deid.anonymizer.chain import Chain, ChainContext, Step, StepConfig, register, step
 from deid.anonymizer.consistency import propagate
 from deid.anonymizer.policy import (
     KeepZonesConfig,
@@ -230,3 +230,19 @@ def legacy_chain(
     if consistency:
         chain.append(step(CONSISTENCY, 1, min_score=consistency_min_score, min_share=consistency_min_share))
     return tuple(chain)
+
+
+def apply_policy(
+    text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None
+) -> list[Span]:
+    """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
+    label, are an ordinary word or a lone compound of them the model is not sure about, a
+    model word in lowercase or one no name has the shape of: the filter steps of the chain
+    that the old policy flags ``cfg`` map to (:func:`legacy_chain`), run on the ``zones``
+    given (default: those the flags find)."""
+    cfg = cfg or PolicyConfig()
+    zones = keep_zones(text, cfg) if zones is None else zones
+    steps = legacy_chain(policy=cfg, recognizers=False, consistency=False)
+    filtered = Chain([s for s in steps if s.name != KEEP_ZONES])(text, list(spans))
+    starts = [z.start for z in zones]
+    return [s for s in filtered if not in_keep_zone(zones, starts, s)]

@@ -13,7 +13,6 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
 
 from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
 from deid.words.lexicon import is_common_noun
@@ -328,20 +327,3 @@ def in_keep_zone(zones: list[Span], starts: list[int], span: Span) -> bool:
     """Whether ``span`` touches one of the sorted ``zones`` (``starts``: their starts)."""
     i = bisect.bisect_right(starts, span.start)
     return any(_kept_by(z, span) for z in zones[max(0, i - 50) : i + 1])
-
-
-def apply_policy(text: str, spans: Iterable[Span], cfg: PolicyConfig | None = None, zones: list[Span] | None = None) -> list[Span]:
-    """Drop predicted spans that touch a keep zone (or lie within a state name), carry a kept
-    label, are an ordinary word or a lone compound of them the model is not sure about, a
-    model word in lowercase or one no name has the shape of: the filter steps of the chain
-    that the flags ``cfg`` map to (deid.anonymizer.components.legacy_chain), run on the ``zones``
-    given (default: those the flags find)."""
-    from deid.anonymizer.chain import Chain
-    from deid.anonymizer.components import KEEP_ZONES, legacy_chain
-
-    cfg = cfg or PolicyConfig()
-    zones = keep_zones(text, cfg) if zones is None else zones
-    steps = legacy_chain(policy=cfg, recognizers=False, consistency=False)
-    filtered = Chain([s for s in steps if s.name != KEEP_ZONES])(text, list(spans))
-    starts = [z.start for z in zones]
-    return [s for s in filtered if not in_keep_zone(zones, starts, s)]

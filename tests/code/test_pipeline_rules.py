@@ -12,10 +12,11 @@ from collections import Counter
 
 import pytest
 
+from deid.anonymizer.components import apply_policy
 from deid.anonymizer.consistency import propagate
 from deid.anonymizer.ner import TokenClassifier
 from deid.anonymizer.pipeline import Pipeline, PipelineConfig
-from deid.anonymizer.policy import PolicyConfig, apply_policy, keep_zones
+from deid.anonymizer.policy import PolicyConfig, keep_zones
 from deid.schema import LITERATURE, PERSON, PUBLIC_ENTITY, Document, Span
 from deid.sources.io import read_jsonl, write_jsonl
 from deid.training.data import LabelledText

@@ -15,6 +15,7 @@ import pytest
 
 from deid.anonymizer import chain as chain_module
 from deid.anonymizer.chain import ChainMismatch, parse_chain, step
+from deid.anonymizer.components import apply_policy
 from deid.anonymizer.consistency import propagate
 from deid.anonymizer.pipeline import PIPELINE_FILE, Pipeline, PipelineConfig, build_pipeline
 from deid.anonymizer.policy import (
@@ -22,7 +23,6 @@ from deid.anonymizer.policy import (
     _kept_by,
     _lowercase_model_word,
     _no_name_shape,
-    apply_policy,
     keep_zones,
 )
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
