@@ -24,10 +24,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from deid.anonymizer.budget import OverBudget
 from deid.schema import Document
+from deid.sources.inputs import iter_input
 from deid.sources.io import (
     DEFAULT_MAX_BYTES,
     Rejected,
-    iter_input,
     log_ref,
     read_jsonl,
     text_hash,

@@ -29,14 +29,8 @@ from typing import Any
 
 from deid.ops.batch import DUPLICATE_ID, completed_ids, settings_conflict
 from deid.schema import Document
-from deid.sources.io import (
-    Rejected,
-    iter_input,
-    sha256_bytes,
-    text_hash,
-    write_jsonl,
-    write_text_atomic,
-)
+from deid.sources.inputs import iter_input
+from deid.sources.io import Rejected, sha256_bytes, text_hash, write_jsonl, write_text_atomic
 
 RESULTS, SPANS, QUARANTINE, SUMMARY = (
     "anonymized.jsonl",

@@ -2,7 +2,7 @@
 
 Sources under ``data/sources``: the LER corpus (``ler/<court>.conll.xz``, rebuilt into
 decisions by :mod:`deid.sources.ler`) and the raw decisions (``decisions/<collection>/*.txt.xz``,
-read with :func:`deid.sources.io.iter_input` so a broken file is rejected, not fatal).
+read with :func:`deid.sources.inputs.iter_input` so a broken file is rejected, not fatal).
 
 Split: the reserved evaluation parts (LER ``bgh`` and ``bverwg``, ``decisions/bavaria``) go
 to ``test`` and only there; every other document goes to ``train`` or ``validation`` by a
@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from deid.schema import Document
-from deid.sources.io import Rejected, iter_input, sha256_bytes, write_documents, write_text_atomic
+from deid.sources.inputs import iter_input
+from deid.sources.io import Rejected, sha256_bytes, write_documents, write_text_atomic
 from deid.sources.ler import load_ler
 
 logger = logging.getLogger(__name__)

@@ -16,7 +16,8 @@ from lxml import etree
 
 from deid.anonymizer.writer import anonymize as anonymize_file
 from deid.sources import formats
-from deid.sources.io import Rejected, iter_input
+from deid.sources.inputs import iter_input
+from deid.sources.io import Rejected
 from tests.code.formats_data import decision, name_spans, surnames
 
 DOCTYPE = '<!DOCTYPE dokument SYSTEM "http://www.rechtsprechung-im-internet.de/dtd/v1/rii-dok.dtd">'

@@ -15,7 +15,8 @@ import pytest
 
 from deid.anonymizer.writer import anonymize as anonymize_file
 from deid.sources import formats
-from deid.sources.io import InputError, Rejected, iter_input
+from deid.sources.inputs import iter_input
+from deid.sources.io import InputError, Rejected
 from tests.code.formats_data import NAMES, name_spans, paragraphs, surnames
 
 SPLIT_NAME = NAMES["Zeugin S."]

@@ -21,7 +21,8 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate
 
 from deid.anonymizer.writer import anonymize as anonymize_file
 from deid.sources import formats
-from deid.sources.io import Rejected, iter_input
+from deid.sources.inputs import iter_input
+from deid.sources.io import Rejected
 from tests.code.formats_data import name_spans, paragraphs, surnames
 
 

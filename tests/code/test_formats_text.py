@@ -13,7 +13,8 @@ import pytest
 
 from deid.anonymizer.writer import anonymize as anonymize_file
 from deid.sources import formats
-from deid.sources.io import InputError, iter_input
+from deid.sources.inputs import iter_input
+from deid.sources.io import InputError
 from tests.code.formats_data import decision, name_spans, surnames
 
 

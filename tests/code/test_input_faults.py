@@ -22,7 +22,8 @@ from deid.app.cli import app
 from deid.ops import chunks
 from deid.ops.batch import run_batch, run_settings
 from deid.schema import Span
-from deid.sources.io import InputError, Rejected, decode_text, iter_input, read_jsonl
+from deid.sources.inputs import iter_input
+from deid.sources.io import InputError, Rejected, decode_text, read_jsonl
 from tests.conftest import read_source
 
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"

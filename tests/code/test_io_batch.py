@@ -11,7 +11,8 @@ import pytest
 from deid.ops.batch import run_batch
 from deid.rewrite.placeholders import detect_placeholders
 from deid.schema import spans_to_dicts
-from deid.sources.io import InputError, Rejected, decode_text, iter_input
+from deid.sources.inputs import iter_input
+from deid.sources.io import InputError, Rejected, decode_text
 from tests.conftest import read_source
 
 

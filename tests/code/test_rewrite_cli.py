@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from deid.app.cli import app
 from deid.rewrite.gold.doctext import DocText
 from deid.rewrite.placeholders import detect_placeholders
-from deid.sources.io import iter_input, read_documents, read_jsonl
+from deid.sources.inputs import iter_input
+from deid.sources.io import read_documents, read_jsonl
 from tests.conftest import SOURCES
 
 DOC_ID = "Y-300-Z-BECKRS-B-2023-N-47357"

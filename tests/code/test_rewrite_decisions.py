@@ -21,7 +21,8 @@ from deid.rewrite.gold.decisions import (
 )
 from deid.rewrite.gold.store import ConflictError, DecisionStore
 from deid.schema import Document, Span
-from deid.sources.io import InputError, iter_input, read_jsonl, text_hash
+from deid.sources.inputs import iter_input
+from deid.sources.io import InputError, read_jsonl, text_hash
 from deid.sources.textedit import OverlapError
 from tests.conftest import SOURCES
 

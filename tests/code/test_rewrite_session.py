@@ -16,7 +16,8 @@ from deid.rewrite.gold.store import DecisionStore
 from deid.rewrite.gold.view import context_text, fit_lines, screen
 from deid.rewrite.placeholders import detect_placeholders
 from deid.schema import Document
-from deid.sources.io import iter_input, read_jsonl, write_documents
+from deid.sources.inputs import iter_input
+from deid.sources.io import read_jsonl, write_documents
 from tests.conftest import SOURCES
 
 BAVARIA = SOURCES / "decisions" / "bavaria"

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from deid.schema import Document
-from deid.sources.io import Rejected, iter_input
+from deid.sources.inputs import iter_input
+from deid.sources.io import Rejected
 
 logger = logging.getLogger(__name__)
 

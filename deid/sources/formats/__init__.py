@@ -12,7 +12,7 @@ needs nothing but the original bytes: no layout travels with the document.
 format      suffixes                         writer output
 =========== ================================ =================================================
 text        ``.txt`` (``.txt.xz``)           UTF-8 text (BOM kept)
-jsonl       ``.jsonl`` (``.jsonl.xz``)       many documents: read by ``deid.sources.io.iter_input``;
+jsonl       ``.jsonl`` (``.jsonl.xz``)       many documents: read by ``deid.sources.inputs.iter_input``;
                                              no file writer (the CLI writes records)
 docx        ``.docx``                        DOCX, only the runs of sensitive spans changed
 pdf         ``.pdf``                         PDF rebuilt from page images with black boxes
@@ -41,7 +41,7 @@ Readers import nothing above ``deid.sources.io`` (the corpus stages read through
 :func:`detect` picks the format by the file name's suffix, else by the content.
 Everything unreadable raises :class:`deid.sources.io.InputError` whose message is
 ``"<name>: <reason>"`` and never quotes content: an encrypted PDF or DOCX, a broken zip,
-malformed XML, a PDF without a text layer. Batch readers (``deid.sources.io.iter_input``) turn it
+malformed XML, a PDF without a text layer. Batch readers (``deid.sources.inputs.iter_input``) turn it
 into a quarantine row. Zip members and XML are read with limits (no zip bombs, no DTDs or
 external entities).
 """
@@ -65,7 +65,7 @@ from deid.sources.io import DEFAULT_MAX_BYTES, InputError
 
 
 class JsonlFormat(DocumentFormat):
-    """A JSONL file holds many documents (the data contract): ``deid.sources.io.iter_input`` reads
+    """A JSONL file holds many documents (the data contract): ``deid.sources.inputs.iter_input`` reads
     its records one by one; there is no single-document reader or file writer."""
 
     name = "jsonl"
@@ -74,7 +74,7 @@ class JsonlFormat(DocumentFormat):
     writes = False
 
     def parse(self, data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Parsed:
-        raise InputError(f"{name}: a JSONL file holds several documents (read it with deid.sources.io.iter_input)")
+        raise InputError(f"{name}: a JSONL file holds several documents (read it with deid.sources.inputs.iter_input)")
 
 
 JSONL = JsonlFormat()
@@ -153,7 +153,7 @@ def read(
 
 
 def read_path(path: str | Path, doc_id: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
-    """One document from a file on disk (what ``deid.sources.io.iter_input`` calls per file)."""
+    """One document from a file on disk (what ``deid.sources.inputs.iter_input`` calls per file)."""
     path = Path(path)
     return read(load(path, max_bytes=max_bytes), name=str(path), doc_id=doc_id, max_bytes=max_bytes,
                 source=str(path))  # fmt: skip

@@ -1,0 +1,199 @@
+"""Walking an input into documents: a JSONL file, a single file of any format the registry
+reads (``deid.sources.formats``) or a folder of them, with every unreadable file and bad
+record yielded as a :class:`deid.sources.io.Rejected` to quarantine. Apart from ``io`` so that
+``io`` stays below the format readers (they import it) and this module above them."""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import json
+import lzma
+from pathlib import Path
+from typing import Any, Iterator
+
+from deid.schema import Document, spans_from_dicts
+from deid.sources.formats import read_path, strip_suffix
+from deid.sources.io import (
+    DEFAULT_MAX_BYTES,
+    JSONL_SUFFIXES,
+    UTF16_BOMS,
+    InputError,
+    Rejected,
+    sha256_bytes,
+    unsafe_id,
+)
+
+
+def doc_id_for(path: Path, root: Path | None = None) -> str:
+    """A document id from its file name: relative path without the suffix of its format
+    (``deid.sources.formats``: ``.txt.xz``, ``.docx``, ``.pdf`` ...), '/' kept."""
+    rel = path.relative_to(root) if root is not None else Path(path.name)
+    return strip_suffix(str(rel))
+
+
+
+def iter_input(
+    source: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> Iterator[Document | Rejected]:
+    """Yield documents from a JSONL file, a single-document file of any format the
+    registry reads (``deid.sources.formats``: text, DOCX, PDF, HTML, court XML) or a directory of
+    them.
+
+    Unreadable inputs, and every bad record of a JSONL file, are yielded as
+    :class:`Rejected` so the caller can quarantine them and go on. In a directory, a symbolic
+    link to anything outside it is refused, never read.
+    """
+    source = Path(source)
+    if source.is_dir():
+        root = source.resolve()
+        for path in sorted(p for p in source.rglob("*") if not p.name.startswith(".")):
+            problem = _link_problem(path, root) or _name_problem(path)
+            if problem:
+                yield Rejected(_printable(str(path)), problem, 0, "")
+            elif path.is_file():
+                yield from _iter_file(path, root=source, max_bytes=max_bytes)
+    elif source.is_file():
+        yield from _iter_file(source, root=None, max_bytes=max_bytes)
+    else:
+        raise InputError(f"{source}: no such file or directory")
+
+
+def _link_problem(path: Path, root: Path) -> str | None:
+    """A symbolic link that is broken or leads outside ``root`` (resolved) is refused."""
+    if not path.is_symlink():
+        return None
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return "broken symbolic link"
+    return None if target.is_relative_to(root) else "symbolic link to outside the input folder"
+
+
+def _name_problem(path: Path) -> str | None:
+    """A file name that is not UTF-8 cannot become a document id (it would not encode)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return "file name is not valid UTF-8"
+    return None
+
+
+def _printable(text: str) -> str:
+    """``text`` as valid UTF-8 (undecodable file-name bytes as backslash escapes)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _reject(path: Path, reason: str) -> Rejected:
+    digest, size = hashlib.sha256(), 0
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+                size += len(block)
+    except OSError:
+        digest, size = hashlib.sha256(), 0
+    return Rejected(str(path), reason, size, digest.hexdigest())
+
+
+def _iter_file(path: Path, *, root: Path | None, max_bytes: int) -> Iterator[Document | Rejected]:
+    if path.name.endswith(JSONL_SUFFIXES):
+        yield from _iter_jsonl(path, max_bytes=max_bytes)
+        return
+
+    try:
+        yield read_path(path, doc_id_for(path, root), max_bytes=max_bytes)
+    except InputError as exc:
+        yield _reject(path, str(exc).removeprefix(f"{path}: "))
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        yield _reject(path, f"unreadable file: {type(exc).__name__}")
+
+
+def _iter_jsonl(path: Path, *, max_bytes: int) -> Iterator[Document | Rejected]:
+    """Every record on its own: a bad one is rejected with its line number (and id when it
+    has a readable one) and the lines after it are still read."""
+    lineno, name = 0, str(path)
+    try:
+        with lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb") as fh:
+            for lineno, line in enumerate(_lines(fh, max_bytes), 1):
+                if isinstance(line, int):
+                    reason = f"line of {line} bytes exceeds the limit of {max_bytes} bytes"
+                    yield Rejected(name, reason, line, "", lineno)
+                elif lineno == 1 and line.startswith(UTF16_BOMS):
+                    yield _reject(path, "JSONL must be UTF-8 (it starts with a UTF-16 BOM)")
+                    return
+                elif line.strip():
+                    yield _record(path, lineno, line.removeprefix(codecs.BOM_UTF8))
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        reason = f"unreadable from this line on ({type(exc).__name__})"
+        yield Rejected(name, reason, 0, "", lineno + 1)
+
+
+def _lines(fh: Any, max_bytes: int) -> Iterator[bytes | int]:
+    """The lines of a binary file; one longer than ``max_bytes`` comes back as its length
+    only (skipped without holding it in memory)."""
+    while line := fh.readline(max_bytes + 1):
+        if len(line) <= max_bytes or line.endswith(b"\n"):
+            yield line
+            continue
+        size = len(line)
+        while not line.endswith(b"\n") and (line := fh.readline(1 << 20)):
+            size += len(line)
+        yield size
+
+
+def _record(path: Path, lineno: int, line: bytes) -> Document | Rejected:
+    """One JSONL line as a document, or rejected with the reason."""
+    rec: Any = None
+    try:
+        rec = json.loads(line.decode("utf-8"))
+        reason = _record_problem(rec)
+    except UnicodeDecodeError as exc:
+        reason = f"not valid UTF-8 (byte {exc.start} of the line)"
+    except json.JSONDecodeError as exc:
+        reason = f"not valid JSON ({exc.msg})"
+    if reason is None:
+        return Document.from_dict(rec)
+    doc_id = _reportable_id(rec.get("id") if isinstance(rec, dict) else None)
+    return Rejected(str(path), reason, len(line), sha256_bytes(line), lineno, doc_id)
+
+
+def _record_problem(rec: Any) -> str | None:
+    """Why a parsed JSONL record is not a usable document (never quoting its content)."""
+    if not isinstance(rec, dict):
+        return "not a JSON object"
+    if "id" not in rec or "text" not in rec:
+        return "a document needs 'id' and 'text'"
+    if isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int)):
+        return "'id' must be a string"
+    if not isinstance(rec["text"], str):
+        return "'text' must be a string"
+    if not isinstance(rec.get("meta") or {}, dict):
+        return "'meta' must be an object"
+    try:
+        json.dumps(rec, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate such as \\ud800 (not valid Unicode)"
+    return _spans_problem(rec) or unsafe_id(str(rec["id"]))
+
+
+def _spans_problem(rec: dict[str, Any]) -> str | None:
+    for name in ("entities", "spans", "keep"):
+        try:
+            spans = spans_from_dicts(rec.get(name))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            return f"bad '{name}' ({type(exc).__name__})"
+        if spans and spans[-1].end > len(rec["text"]):
+            return f"bad '{name}' (beyond the end of the text)"
+    return None
+
+
+def _reportable_id(value: Any) -> str | None:
+    """An id fit for a quarantine row: a string or number that encodes as UTF-8."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    try:
+        str(value).encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return str(value)
