@@ -184,3 +184,21 @@ def test_the_checks_see_imports_of_every_kind(tmp_path: Path) -> None:
     assert isinstance(relative, ast.ImportFrom)
     assert _resolve(ROOT / "deid" / "x.py", relative) == "deid.commands"
     assert _resolve(ROOT / "deid" / "rewrite" / "gold" / "__init__.py", relative) == "deid.rewrite.gold.commands"
+
+
+def test_no_module_of_the_library_imports_itself_back_even_lazily() -> None:
+    """No import cycle between deid's modules, function-level imports included: a lazy import
+    that closes a cycle hides a layering mistake until someone moves the import up."""
+    modules = {_module(p): p for p in _files("deid")}
+
+    def owner(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = {owner(m) for _, m in imports(path)} - {None, name}
+        # a package's __init__ re-exporting its own modules is no cycle of the layers
+        graph[name] = {t for t in targets if t is not None and not name.startswith(t + ".")}
+    assert not _cycle(graph), " → ".join(_cycle(graph))
