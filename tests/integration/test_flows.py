@@ -468,6 +468,7 @@ def test_a_wrong_tracking_store_fails_the_flow_at_once_in_one_line(
 CHANGED_WORKER = """
 import runpy, sys
 from dataclasses import replace
+import deid.anonymizer.components  # registers the components, as every construction path does
 from deid.anonymizer import chain
 first = chain.registry()["keep_zones"][1]
 chain._REGISTRY["keep_zones"] = {2: replace(first, version=2)}
