@@ -33,7 +33,6 @@ import logging
 import random
 import time
 from collections import defaultdict
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -58,14 +57,15 @@ _EPS = 1e-12
 
 def layers(cfg: PipelineConfig) -> dict[str, str]:
     """The rule layers of a saved configuration: its chain's components (deid.anonymizer.chain) in
-    order, with their registered descriptions."""
-    return {s.name: component(s.name, s.version).description for s in cfg.chain}
+    order, with their registered descriptions; not the model, whose spans every row shares."""
+    found = {s.name: component(s.name, s.version) for s in cfg.chain}
+    return {name: c.description for name, c in found.items() if not c.batched}
 
 
 def switched_off(cfg: PipelineConfig, names: tuple[str, ...]) -> PipelineConfig:
     """``cfg`` with the components ``names`` removed from its chain (the model is not run:
     its spans are passed in)."""
-    return replace(cfg.without(*names), use_model=False)
+    return cfg.without(*names, "model")
 
 
 def recognizer_variants(cfg: PipelineConfig) -> list[tuple[str, PipelineConfig]]:
@@ -248,7 +248,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "texts": len(items),
         "elements": full_total.tp + full_total.fp + full_total.fn + full_total.tn,
         "max_documents": args.max_documents or None,
-        "threshold": cfg.threshold,
+        "threshold": cfg.model.threshold,
         "quantize": cfg.quantize,
         "beta": BETA,
         "bootstrap": BOOTSTRAP,

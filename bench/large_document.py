@@ -71,14 +71,14 @@ def _tiny_pipeline() -> Any:
         hidden_size=64, num_layers=2, num_heads=2, intermediate_size=128, max_length=512
     )
     classifier = TokenClassifier(build_model(spec, tokenizer), tokenizer, device="cpu")
-    return Pipeline(classifier, PipelineConfig(max_length=512, stride=32))
+    return Pipeline(classifier, PipelineConfig().override(max_length=512, stride=32))
 
 
 def _pipeline(kind: str, model: str | None, device: str) -> Any:
     from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
 
     if kind == "rules":
-        return build_pipeline(config=PipelineConfig(use_model=False))
+        return build_pipeline(config=PipelineConfig.rules_only())
     if kind == "tiny":
         return _tiny_pipeline()
     from deid.ops.model_store import resolve_model

@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     pipeline = build_pipeline(args.model)
     report = {
         "model": args.model,
-        "pipeline_threshold": pipeline.config.threshold,
+        "pipeline_threshold": pipeline.config.model.threshold,
         "half": "dev",
         "sets": {name: curve(pipeline, path, SCORES) for name, path in GOLD_SETS.items()},
     }

@@ -4,7 +4,7 @@
 
 Reports tokens/s and decisions/min for (a) the rule layer alone (recognizers + policy +
 consistency), (b) the model alone, (c) the whole pipeline; on a CPU each model row for torch
-fp32, ONNX Runtime fp32 and ONNX Runtime int8 (``anonymize.engine`` / ``anonymize.quantize``),
+fp32, ONNX Runtime fp32 and ONNX Runtime int8 (the chain model step's ``engine`` / ``quantize``),
 plus how far their spans agree on the gold sets, and peak memory (RSS, and CUDA when a GPU is
 used).
 Writes ``reports/bench_throughput_<device>.json``. No document text is printed.
@@ -89,7 +89,7 @@ def main() -> None:
         torch.set_num_threads(args.threads)
     texts = load_texts(include_reserved=True)  # throughput only: no training, no tuning
     full = build_pipeline(args.model, device=args.device, overrides={"engine": "onnx", "quantize": "none"})
-    rules = build_pipeline(config=PipelineConfig(use_model=False))
+    rules = build_pipeline(config=PipelineConfig.rules_only())
     tokenizer = full.classifier.tokenizer
     n_tokens = sum(len(ids) for ids in tokenizer(texts, add_special_tokens=False)["input_ids"])
     n_docs = len(texts)

@@ -16,7 +16,6 @@ register, configure, check and run them.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from deid.anonymizer.budget import Deadline
 from deid.schema import Span
 from deid.sources.errors import UserError
+from deid.sources.params import check_keys, field_names
 
 
 class ChainMismatch(UserError, ValueError):
@@ -56,13 +56,18 @@ class Component:
     factory: Callable[[Any], Step]  # config instance → step, built once per pipeline
     filter: bool = False  # judges spans on their neighbours (ChainContext.attached)
     description: str = ""
+    # runs once over all texts of a call before the per-document steps (the model, batched
+    # across documents: deid.anonymizer.pipeline.Pipeline.model_spans), so it comes first in a
+    # chain and the per-document run skips it; its name, version and config are recorded and
+    # checked like every other step's
+    batched: bool = False
 
 
 _REGISTRY: dict[str, dict[int, Component]] = {}
 
 
 def register(
-    name: str, version: int, config: type, *, filter: bool = False, description: str = ""
+    name: str, version: int, config: type, *, filter: bool = False, batched: bool = False, description: str = ""
 ) -> Callable[[Callable[[Any], Step]], Callable[[Any], Step]]:
     """Decorator: register ``factory`` as ``name`` version ``version``."""
     if not (is_dataclass(config) and config.__dataclass_params__.frozen):  # type: ignore[attr-defined]
@@ -72,7 +77,7 @@ def register(
         versions = _REGISTRY.setdefault(name, {})
         if version in versions:
             raise ValueError(f"component {name} version {version} is registered twice")
-        versions[version] = Component(name, version, config, factory, filter, description)
+        versions[version] = Component(name, version, config, factory, filter, description, batched)
         return factory
 
     return decorate
@@ -111,11 +116,14 @@ def component(name: str, version: int | None = None) -> Component:
 
 def _known(name: str) -> dict[int, Component]:
     components = registry()
-    if name not in components:
-        close = difflib.get_close_matches(name, sorted(components), n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        raise ChainMismatch(f"unknown chain component '{name}'{hint}; known: {sorted(components)}")
+    try:
+        check_keys("", {name: None}, components, where=WHERE)
+    except ValueError as exc:
+        raise ChainMismatch(f"{exc}; known components: {sorted(components)}") from None
     return components[name]
+
+
+WHERE = "analyzer chain"  # what check_keys names as the source of a chain's keys
 
 
 # --- one entry of a chain ------------------------------------------------------------------
@@ -157,16 +165,7 @@ def _plain(value: Any) -> Any:
 def _config(name: str, cls: type, overrides: Mapping[str, Any], base: Any = None) -> Any:
     """``cls`` with ``overrides`` on ``base`` (default: the defaults); an unknown key raises
     naming the closest valid one (never a value: values may be sensitive)."""
-    names = [f.name for f in fields(cls)]
-    unknown = sorted(set(map(str, overrides)) - set(names))
-    if unknown:
-        problems = []
-        for key in unknown:
-            close = difflib.get_close_matches(key, names, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            problems.append(f"unknown key '{key}'{hint}")
-        valid = ", ".join(names) or "none"
-        raise ValueError(f"chain component '{name}': {'; '.join(problems)}; valid keys: {valid}")
+    check_keys(name, overrides, field_names(cls), where=WHERE)
     base = base if base is not None else cls()
     values = {k: tuple(v) if isinstance(getattr(base, k), tuple) and isinstance(v, list) else v
               for k, v in overrides.items()}  # fmt: skip
@@ -206,6 +205,9 @@ def parse_chain(entries: Iterable[Any]) -> tuple[StepConfig, ...]:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise ValueError(f"chain components listed twice: {twice}")
+    late = [s.name for s in chain[1:] if component(s.name, s.version).batched]
+    if late:
+        raise ValueError(f"chain component '{late[0]}' runs over all texts before the others: list it first")
     return tuple(chain)
 
 
@@ -239,7 +241,8 @@ class Chain:
         self.steps: list[tuple[str, bool, Step]] = []
         for entry in self.config:
             found = component(entry.name, entry.version)
-            self.steps.append((entry.name, found.filter, found.factory(entry.config)))
+            if not found.batched:  # a batched step ran before (Component.batched)
+                self.steps.append((entry.name, found.filter, found.factory(entry.config)))
 
     def __call__(self, text: str, spans: list[Span], deadline: Deadline | None = None) -> list[Span]:
         deadline = deadline or Deadline(0)

@@ -1,6 +1,6 @@
-"""The registered post-processing components of the analyzer (deid.anonymizer.chain), in the order
-of the default chain: rule recognizers merged into the model's spans → keep zones →
-span filters → document-level consistency.
+"""The registered components of the analyzer (deid.anonymizer.chain), in the order of the
+default chain: the model → rule recognizers merged into its spans → keep zones → span
+filters → document-level consistency.
 
 Version 1 of every component is the behaviour of the fixed sequence it replaced
 (``Pipeline.finish`` with ``PolicyConfig``'s flags), so a ``pipeline.json`` saved before the
@@ -16,6 +16,7 @@ from typing import Any
 
 from deid.anonymizer.chain import Chain, ChainContext, Step, StepConfig, register, step
 from deid.anonymizer.consistency import propagate
+from deid.anonymizer.ner import InferenceConfig
 from deid.anonymizer.policy import (
     KeepZonesConfig,
     PolicyConfig,
@@ -32,6 +33,7 @@ from deid.anonymizer.policy import (
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
 from deid.schema import Span, merge_spans
 
+MODEL = "model"
 RECOGNIZERS = "recognizers"
 KEEP_ZONES = "keep_zones"
 KEEP_LABELS = "keep_labels"
@@ -53,6 +55,22 @@ def _is_attached(text: str, span: Span, context: ChainContext) -> bool:
 
 
 # --- detection -----------------------------------------------------------------------------
+
+
+@register(MODEL, 1, InferenceConfig, batched=True,
+          description="the token classifier (deid.anonymizer.ner): overlapping windows, the most central "
+                      "window's prediction per token, a score threshold, spans widened to whole words")  # fmt: skip
+def model_v1(cfg: InferenceConfig) -> Step:
+    """Never run per document: the pipeline runs the model over all texts of a call before
+    the other steps (``Pipeline.model_spans``, batched windows), and the chain starts from
+    its spans. Registered so that the inference code and its settings carry a version that
+    ``pipeline.json`` and the registered model record (change the windowing or decoding of
+    ``TokenClassifier``: register version 2)."""
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return spans
+
+    return run
 
 
 @dataclass(frozen=True)
@@ -184,12 +202,18 @@ def consistency_v1(cfg: ConsistencyConfig) -> Step:
 # --- chains --------------------------------------------------------------------------------
 
 
+# what a pipeline's model ran with when its settings were fields of the pipeline config, not
+# the model step's (a pipeline.json saved then gives only what differed; PipelineConfig.from_dict)
+MODEL_DEFAULTS_BEFORE_CHAIN = {"threshold": 0.35}  # below InferenceConfig's 0.5: recall first
+
+
 def default_chain() -> tuple[StepConfig, ...]:
     """Every component at its newest version with its defaults, in order (keep_labels has
-    no label by default, so it is left out)."""
+    no label by default, so it is left out); the model runs on ONNX Runtime with the
+    recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, LOWERCASE,
              NO_NAME_SHAPE, CONSISTENCY)  # fmt: skip
-    return tuple(step(name) for name in names)
+    return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN, engine="onnx"), *(step(name) for name in names))
 
 
 def legacy_chain(

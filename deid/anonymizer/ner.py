@@ -34,8 +34,11 @@ def pick_device(device: str = "auto") -> torch.device:
     return torch.device(device)
 
 
-@dataclass
+@dataclass(frozen=True)
 class InferenceConfig:
+    """How the model runs: the config of the chain's ``model`` step (deid.anonymizer.components),
+    recorded in ``pipeline.json``, so the gate evaluates what production runs."""
+
     threshold: float = 0.5
     max_length: int = 256
     stride: int = 64

@@ -21,8 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from deid.anonymizer.budget import Deadline, DocumentBudget
-from deid.anonymizer.chain import Chain, ChainMismatch, StepConfig, chain_to_list, parse_chain
-from deid.anonymizer.components import default_chain, legacy_chain
+from deid.anonymizer.chain import Chain, ChainMismatch, StepConfig, chain_to_list, parse_chain, step
+from deid.anonymizer.components import (
+    MODEL,
+    MODEL_DEFAULTS_BEFORE_CHAIN,
+    default_chain,
+    legacy_chain,
+)
 from deid.anonymizer.ner import InferenceConfig, TokenClassifier
 from deid.anonymizer.policy import PolicyConfig
 from deid.schema import Document, Span, spans_to_dicts
@@ -36,20 +41,13 @@ MODEL_DIR = "model"
 
 @dataclass(frozen=True)
 class PipelineConfig:
-    """Everything besides the weights that decides what gets anonymized: how the model runs,
-    and the chain of post-processing components (deid.anonymizer.chain) that its spans go through."""
+    """Everything besides the weights that decides what gets anonymized: the chain of
+    registered components (deid.anonymizer.chain), the model first with how it runs, then
+    the post-processing of its spans; the operator and the per-document budget."""
 
-    threshold: float = 0.35  # below 0.5: recall first
-    max_length: int = 256
-    stride: int = 64
-    batch_size: int = 16
-    # how the model runs on the CPU (recorded, so the gate evaluates exactly what production
-    # runs): engine torch | onnx (ONNX Runtime), quantize none | int8 (onnx only)
-    engine: str = "onnx"
-    quantize: str = "none"
-    use_model: bool = True
-    # recognizers → keep zones → span filters → consistency, each a registered component at
-    # a version (deid.anonymizer.components); an ablation removes entries
+    # model → recognizers → keep zones → span filters → consistency, each a registered
+    # component at a version (deid.anonymizer.components); an ablation removes entries, a
+    # rules-only pipeline has no model entry
     chain: tuple[StepConfig, ...] = field(default_factory=default_chain)
     operator: str = "label"
     # per document (deid.anonymizer.budget; 0: no limit); a document over it is quarantined with the reason
@@ -59,6 +57,31 @@ class PipelineConfig:
     # "flags" when read from a pipeline.json saved before the chain (legacy_chain mapped its
     # flags to version 1 of each component); recorded when saved again
     migrated_from: str | None = None
+
+    @classmethod
+    def rules_only(cls) -> PipelineConfig:
+        """The default chain without the model: recognizers and filters alone."""
+        return cls().without(MODEL)
+
+    @property
+    def model(self) -> InferenceConfig | None:
+        """How the model runs (the ``model`` step's config); None when the chain has no model."""
+        entry = self.step(MODEL)
+        return entry.config if entry is not None else None
+
+    @property
+    def use_model(self) -> bool:
+        return self.step(MODEL) is not None
+
+    def override(self, **settings: Any) -> PipelineConfig:
+        """This config with ``settings`` changed: a model setting (threshold, engine …) on the
+        chain's model step, any other on the pipeline config (operator, budget)."""
+        model_keys = {f.name for f in fields(InferenceConfig)}
+        on_model = {k: v for k, v in settings.items() if k in model_keys}
+        if on_model and not self.use_model:
+            raise ValueError(f"model settings {sorted(on_model)} given to a pipeline without a model (rules only)")
+        config = replace(self, **{k: v for k, v in settings.items() if k not in model_keys})
+        return config.configured(MODEL, **on_model) if on_model else config
 
     def budget(self) -> DocumentBudget:
         return DocumentBudget(self.max_characters, self.max_tokens, self.max_seconds)
@@ -90,11 +113,16 @@ class PipelineConfig:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
         """A saved config. One saved before the chain (flags, no ``chain``) gets the chain its
-        flags ran (every component at version 1) and ``migrated_from="flags"``; a chain entry
-        at a version this code does not have raises :class:`deid.anonymizer.chain.ChainMismatch`."""
+        flags ran (every component at version 1) and ``migrated_from="flags"``; one saved
+        before the model was a chain step gets a version-1 model step from its model settings;
+        a chain entry at a version this code does not have raises
+        :class:`deid.anonymizer.chain.ChainMismatch`."""
         data = dict(data)
-        data.setdefault("engine", "torch")  # saved before the onnx engine: evaluated on torch
         legacy = {k: data.pop(k) for k in sorted(LEGACY_CHAIN_KEYS | RETIRED_SWITCHES) if k in data}
+        model = {k: data.pop(k) for k in sorted(MODEL_KEYS_BEFORE_CHAIN) if k in data}
+        # saved before the model was a step: the model ran unless use_model was off (a chain
+        # of then came with its model settings; a chain without them is rules only)
+        ran_model = bool(model.pop("use_model", True)) and (bool(model) or "chain" not in data)
         if "chain" in data:
             if legacy:
                 raise ValueError(f"pipeline settings {sorted(legacy)} belong to a saved config without a chain: "
@@ -103,11 +131,29 @@ class PipelineConfig:
         else:
             data["chain"] = _legacy_chain(legacy)
             data["migrated_from"] = "flags"
+        if any(s.name == MODEL for s in data["chain"]):
+            if model:
+                raise ValueError(f"pipeline settings {sorted(model)} belong to the chain's model step: give them there")
+        elif ran_model:
+            data["chain"] = (_model_before_chain(model), *data["chain"])
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown pipeline settings {sorted(unknown)}")
         return cls(**data)
+
+
+# The model settings of a pipeline.json saved before the model was a chain step.
+MODEL_KEYS_BEFORE_CHAIN = frozenset(
+    {"use_model", "threshold", "max_length", "stride", "batch_size", "engine", "quantize"}
+)  # fmt: skip
+
+
+def _model_before_chain(settings: dict[str, Any]) -> StepConfig:
+    """The model step (version 1) of a pipeline.json that kept the model's settings beside the
+    chain: what it gave over the defaults of then; no engine means it was saved before the
+    ONNX engine, so it was evaluated on torch."""
+    return step(MODEL, 1, **{**MODEL_DEFAULTS_BEFORE_CHAIN, "engine": "torch", **settings})
 
 
 # The switches of a pipeline.json saved before the chain (deid.anonymizer.components.legacy_chain maps
@@ -159,15 +205,8 @@ class Pipeline:
         self.classifier = classifier
         self.config = config
         self.chain = Chain(config.chain)  # checks each (name, version) against the registry
-        if classifier is not None:
-            classifier.config = InferenceConfig(
-                threshold=config.threshold,
-                max_length=config.max_length,
-                stride=config.stride,
-                batch_size=config.batch_size,
-                engine=config.engine,
-                quantize=config.quantize,
-            )
+        if classifier is not None and config.model is not None:
+            classifier.config = config.model
 
     # --- detection -----------------------------------------------------------------------
 
@@ -287,9 +326,9 @@ def build_pipeline(
         directory = Path(directory)
         if config is None:
             config = saved_config(directory)
-    config = config or PipelineConfig(use_model=False)
+    config = config or PipelineConfig.rules_only()
     if overrides:
-        config = replace(config, **overrides)
+        config = config.override(**overrides)
     classifier = None
     if config.use_model:
         if directory is None:

@@ -45,21 +45,26 @@ def check_keys(
     allowed: Iterable[str],
     *,
     set_elsewhere: Mapping[str, str] | None = None,
+    where: str = "params.yaml",
 ) -> None:
     """Raise on keys of section ``name`` that nothing reads, naming each with the closest
     allowed key (never a value: values may be sensitive). ``set_elsewhere`` maps a full key
-    to the key that sets it instead."""
+    to the key that sets it instead; ``where`` names the source of the keys in the message
+    (a chain may come from a pipeline.json as well)."""
     allowed = set(allowed)
     set_elsewhere = set_elsewhere or {}
-    choices = sorted(k for k in allowed if f"{name}.{k}" not in set_elsewhere)
+    prefix = f"{name}." if name else ""
+    moved = {k[len(prefix):] for k in set_elsewhere if k.startswith(prefix) and "." not in k[len(prefix):]}
+    choices = sorted((allowed - moved) | moved)
     problems = []
     for key in sorted(map(str, data)):
-        full = f"{name}.{key}" if name else key
+        full = f"{prefix}{key}"
         if full in set_elsewhere:
             problems.append(f"key '{full}' is set by {set_elsewhere[full]}")
         elif key not in allowed:
             close = difflib.get_close_matches(key, choices, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            where_set = set_elsewhere.get(f"{prefix}{close[0]}") if close else None
+            hint = f" (did you mean '{close[0]}'?" + (f" it is set by {where_set})" if where_set else ")") if close else ""
             problems.append(f"unknown key '{full}'{hint}")
     if problems:
-        raise ValueError("params.yaml: " + "; ".join(problems))
+        raise ValueError(f"{where}: " + "; ".join(problems))

@@ -142,7 +142,9 @@ def run_training(
 
     data = EpochData(train_docs + reviewed, tokenizer, label2id, data_cfg, features=uses_features(model))
     validation = validation_texts(val_docs, settings, tokenizer)
-    inference = InferenceConfig(max_length=settings.spec.max_length, stride=settings.pipeline.stride)
+    if settings.pipeline.model is None:
+        raise ValueError("params.yaml: anonymize.chain has no model step: there is nothing to train")
+    inference = InferenceConfig(max_length=settings.spec.max_length, stride=settings.pipeline.model.stride)
     result = train(
         model, tokenizer, data.windows, validation, settings.train, inference=inference, on_epoch_end=on_epoch_end
     )
@@ -157,7 +159,7 @@ def run_training(
             settings.train.calibration_beta,
             settings.train.calibration_min_recall,
         )
-        pipeline_cfg = replace(pipeline_cfg, threshold=threshold)
+        pipeline_cfg = pipeline_cfg.override(threshold=threshold)
         logger.info(
             "threshold %.2f chosen on validation (F%.0f, recall >= %.2f)",
             threshold,
@@ -186,7 +188,7 @@ def run_training(
         "pretrain": pretrain_stats,
         "result": result.to_dict(),
         "threshold": {
-            "value": pipeline_cfg.threshold,
+            "value": pipeline_cfg.model.threshold,
             "min_recall": settings.train.calibration_min_recall,
             "calibration": calibration,
         },

@@ -77,6 +77,11 @@ EXTRA_KEYS: dict[str, frozenset[str]] = {
 # Fields that params.yaml must not set: settings_from_params overrides them.
 SET_ELSEWHERE: dict[str, str] = {
     "dataset.max_length": "model.profiles.<profile>.max_length",
+    "anonymize.chain.model.max_length": "model.profiles.<profile>.max_length",
+    **{
+        f"anonymize.{key}": f"anonymize.chain's model step ({{model: {{{key}: …}}}})"
+        for key in ("threshold", "stride", "batch_size", "engine", "quantize")
+    },
     "anonymize.max_length": "model.profiles.<profile>.max_length",
     "anonymize.migrated_from": "deid when it reads a pipeline.json saved before the chain",
 }
@@ -152,12 +157,10 @@ def settings_from_params(params: dict[str, Any], profile: str | None = None) -> 
     train = TrainConfig(**{**_pick(TrainConfig, train_p, "train"), **train_profile})
     anon = section(params.get("anonymize"), "anonymize")
     pipeline = PipelineConfig.from_dict(
-        {
-            **_pick(PipelineConfig, anon, "anonymize"),
-            "max_length": spec.max_length,
-            "chain": _chain(anon.get("chain", _DEFAULT)),
-        }
+        {**_pick(PipelineConfig, anon, "anonymize"), "chain": _chain(anon.get("chain", _DEFAULT))}
     )
+    if pipeline.use_model:  # the windows the profile's model was trained on
+        pipeline = pipeline.override(max_length=spec.max_length)
     try:  # its consumer builds it only after training: build it now (recognizer names …)
         Chain(pipeline.chain)
     except (TypeError, ValueError) as exc:
@@ -187,12 +190,29 @@ def load_settings(path: str | Path = DEFAULT_PARAMS, profile: str | None = None)
 
 
 def flatten(params: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{"a": {"b": 1}}`` → ``{"a.b": 1}`` (MLflow params, DVC-style keys)."""
+    """``{"a": {"b": 1}}`` → ``{"a.b": 1}`` (MLflow params, DVC-style keys). A list of named
+    entries (the analyzer chain: ``name`` or ``{name: {overrides}}``) gives its names in
+    order under its own key and each override under ``<key>.<name>.<setting>``, so a chain
+    setting reads in the MLflow UI like any other."""
     out: dict[str, Any] = {}
     for key, value in params.items():
         name = f"{prefix}{key}"
         if isinstance(value, dict):
             out.update(flatten(value, name + "."))
+        elif _named_entries(value):
+            entries = [e if isinstance(e, dict) else {e: None} for e in value]
+            out[name] = ",".join(str(next(iter(e))) for e in entries)
+            for entry in entries:
+                ((step, overrides),) = entry.items()
+                if isinstance(overrides, dict):
+                    out.update(flatten(overrides, f"{name}.{step}."))
         else:
             out[name] = value
     return out
+
+
+def _named_entries(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(e, str) or (isinstance(e, dict) and len(e) == 1 and isinstance(next(iter(e)), str))
+        for e in value
+    )

@@ -4,6 +4,7 @@ with a reason made of counts and limits, quarantined by the batch, and the batch
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -137,7 +138,7 @@ def test_a_document_over_the_size_budget_is_quarantined_and_the_batch_goes_on(
     long = texts["b-long"]
     limit = max(len(texts["a-short"]), len(texts["c-other"]))
     assert limit < len(long)
-    records, rows = _run(tmp_path, texts, PipelineConfig(use_model=False, max_characters=limit))
+    records, rows = _run(tmp_path, texts, replace(PipelineConfig.rules_only(), max_characters=limit))
     assert [r["id"] for r in records] == ["a-short", "c-other"]
     assert [(r["id"], r["reason"]) for r in rows] == [
         ("b-long", f"document too large: {len(long)} characters > {limit}")
@@ -160,7 +161,7 @@ def test_a_document_over_its_time_budget_is_quarantined_and_the_batch_goes_on(
     monkeypatch.setattr(components_module, "analyze_all", slow_recognizers)
     short = max(len(texts["a-short"]), len(texts["c-other"])) / 1000
     assert short < 50 < len(texts["b-long"]) / 1000
-    records, rows = _run(tmp_path, texts, PipelineConfig(use_model=False, max_seconds=50))
+    records, rows = _run(tmp_path, texts, replace(PipelineConfig.rules_only(), max_seconds=50))
     assert [r["id"] for r in records] == ["a-short", "c-other"]
     spent = len(texts["b-long"]) / 1000
     assert [(r["id"], r["reason"]) for r in rows] == [

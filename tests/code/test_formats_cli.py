@@ -87,7 +87,7 @@ def test_the_flow_plans_chunks_from_every_format(tmp_path: Path) -> None:
         ("s3://in/box/cut.docx", None, "not a valid DOCX file (broken zip archive)"),
         ("s3://in/box/locked.pdf", None, "encrypted PDF (password-protected): not readable"),
     ]
-    rules = build_pipeline(config=PipelineConfig(use_model=False))
+    rules = build_pipeline(config=PipelineConfig.rules_only())
     for chunk in plan.chunks:
         results, quarantine = chunks.chunk_paths(chunk, work)
         run_batch(chunk, results, lambda d: chunks.output_record(d, rules.anonymize(d)), quarantine=quarantine,

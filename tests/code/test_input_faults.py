@@ -88,7 +88,7 @@ def test_offsets_point_at_the_users_file_in_every_encoding(tmp_path: Path) -> No
 def test_a_crlf_decision_gets_the_spans_of_its_lf_twin() -> None:
     """Rules were validated on "\\n" text; a "\\s" in them matches one character, so "\\r\\n"
     moves statute zones (here over "FeV" on the next line). A stand-in model marks "FeV"."""
-    pipeline = build_pipeline(config=PipelineConfig(use_model=False))
+    pipeline = build_pipeline(config=PipelineConfig.rules_only())
     pipeline.model_spans = lambda texts, deadline=None: [
         [Span(m.start(), m.end(), "ORGANIZATION", 0.9, "model") for m in re.finditer(r"\bFeV\b", t)]
         for t in texts
@@ -229,7 +229,7 @@ def test_an_unknown_operator_fails_before_reading_input(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def rules() -> Pipeline:
-    return build_pipeline(config=PipelineConfig(use_model=False))
+    return build_pipeline(config=PipelineConfig.rules_only())
 
 
 def flow_run(source: Path, work: Path, out: Path, process, settings=None) -> chunks.Plan:

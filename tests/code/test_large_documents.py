@@ -82,5 +82,5 @@ def test_tiny_model_with_word_features(
     )
     classifier = TokenClassifier(build_model(spec, tokenizer), tokenizer, device="cpu")
     assert classifier.features, "the model reads word features"
-    pipeline = Pipeline(classifier, PipelineConfig(max_length=512, stride=32, batch_size=32))
+    pipeline = Pipeline(classifier, PipelineConfig().override(max_length=512, stride=32, batch_size=32))
     _run(tmp_path, batch, pipeline)

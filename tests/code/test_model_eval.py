@@ -46,7 +46,7 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> Pipeline:
     spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
     saved = tmp_path_factory.mktemp("pipeline")
     classifier = TokenClassifier(build_model(spec, tokenizer), tokenizer, device="cpu")
-    Pipeline(classifier, PipelineConfig(max_length=64, stride=16, threshold=0.5)).save(saved)
+    Pipeline(classifier, PipelineConfig().override(max_length=64, stride=16, threshold=0.5)).save(saved)
     return build_pipeline(saved, device="cpu")
 
 
@@ -87,7 +87,7 @@ def test_slices_predicted_apart_give_the_same_report(pipeline: Pipeline, gold: l
 
 
 def test_a_rules_only_pipeline_has_no_model_report(gold: list) -> None:
-    rules = build_pipeline(config=PipelineConfig(use_model=False))
+    rules = build_pipeline(config=PipelineConfig.rules_only())
     named = [d for d in gold if d.spans][:3]
     found = predict_slice(rules, named)
     assert found.model is None and Predictions.combine([found, found]).model is None

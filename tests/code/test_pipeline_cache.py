@@ -4,25 +4,26 @@ flow's chunk tasks on one Dask worker share it), loaded again when its settings 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from deid.anonymizer.pipeline import PIPELINE_FILE, Pipeline, PipelineConfig, cached_pipeline
 
 
 def _save(directory: Path, **settings) -> Path:
-    Pipeline(None, PipelineConfig(use_model=False, **settings)).save(directory)
+    Pipeline(None, replace(PipelineConfig.rules_only(), **settings)).save(directory)
     return directory
 
 
 def test_loaded_once_per_directory_and_again_when_its_settings_change(tmp_path: Path) -> None:
-    saved = _save(tmp_path / "rules", threshold=0.4)
+    saved = _save(tmp_path / "rules", operator="mask")
     first, loaded = cached_pipeline(saved)
     again, loaded_again = cached_pipeline(f"{saved}/../rules")  # the same directory
     assert (loaded, loaded_again) == (True, False) and again is first
     config = json.loads((saved / PIPELINE_FILE).read_text(encoding="utf-8"))
-    (saved / PIPELINE_FILE).write_text(json.dumps(config | {"threshold": 0.6}), encoding="utf-8")
+    (saved / PIPELINE_FILE).write_text(json.dumps(config | {"operator": "remove"}), encoding="utf-8")
     changed, loaded_changed = cached_pipeline(saved)
-    assert loaded_changed and changed is not first and changed.config.threshold == 0.6
+    assert loaded_changed and changed is not first and changed.config.operator == "remove"
 
 
 def test_two_pipelines_stay_loaded_side_by_side(tmp_path: Path) -> None:

@@ -403,7 +403,7 @@ def test_a_batch_run_logs_ids_and_counts_but_no_sensitive_text(gold, untrained, 
     docs = sorted(gold, key=lambda d: -len(d.spans))[:5]
     secrets = {d.text[s.start : s.end] for d in docs for s in d.spans if s.end - s.start >= 4}
     assert len(secrets) >= 10
-    pipe = Pipeline(untrained, PipelineConfig(max_length=64, threshold=0.05))
+    pipe = Pipeline(untrained, PipelineConfig().override(max_length=64, threshold=0.05))
     pipe.save(tmp_path / "model")
     write_jsonl(tmp_path / "in.jsonl", [d.to_dict() for d in docs] + [{"id": "broken"}])
     caplog.set_level(logging.DEBUG)

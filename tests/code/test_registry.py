@@ -34,7 +34,7 @@ PARAMS = {
         "base": None,
         "profiles": {"tiny": {"hidden_size": 32, "num_layers": 1}},
     },
-    "anonymize": {"threshold": 0.35, "chain": ["keep_zones", {"keep_labels": {"labels": []}}]},
+    "anonymize": {"chain": [{"model": {"threshold": 0.35}}, "keep_zones", {"keep_labels": {"labels": []}}]},
     "notes": {"pasted": "x" * 2000, "multi": "eins\nzwei"},  # too long / multi-line: hashed
 }
 
@@ -72,7 +72,7 @@ def pipeline_dir(tmp_path_factory) -> Path:
     model = build_model(spec, tokenizer)
     out = tmp_path_factory.mktemp("pipeline") / "latest"
     Pipeline(
-        TokenClassifier(model, tokenizer, device="cpu"), PipelineConfig(max_length=64, stride=16)
+        TokenClassifier(model, tokenizer, device="cpu"), PipelineConfig().override(max_length=64, stride=16)
     ).save(out)
     return out
 
@@ -129,7 +129,10 @@ def test_param_values_flatten_stringify_and_hash_what_cannot_be_a_setting() -> N
     values = registry.param_values(PARAMS)
     assert values["model.profiles.tiny.hidden_size"] == "32"
     assert values["model.base"] == "null"
-    assert values["anonymize.chain"] == '["keep_zones", {"keep_labels": {"labels": []}}]'
+    # the chain: its components in order, each override as a setting of its own
+    assert values["anonymize.chain"] == "model,keep_zones,keep_labels"
+    assert values["anonymize.chain.model.threshold"] == "0.35"
+    assert values["anonymize.chain.keep_labels.labels"] == "[]"
     assert values["notes.pasted"].startswith("sha256:") and "2000 chars" in values["notes.pasted"]
     assert values["notes.multi"].startswith("sha256:")
     assert all(len(v) <= registry.PARAM_VALUE_LIMIT for v in values.values())
@@ -189,7 +192,8 @@ def test_run_has_params_metrics_tags_and_reports(store, logged, evaluations) -> 
     run = client.get_run(logged.run_id)
     assert run.info.status == "FINISHED"
     assert run.data.params["model.profile"] == "tiny"
-    assert run.data.params["anonymize.threshold"] == "0.35"
+    assert run.data.params["anonymize.chain.model.threshold"] == "0.35"
+    assert run.data.params["anonymize.chain"] == "model,keep_zones,keep_labels"
     history = client.get_metric_history(logged.run_id, "val_recall")
     assert [(m.step, m.value) for m in history] == [(1, 0.7), (2, 0.8)]
     assert {m.step for m in client.get_metric_history(logged.run_id, "train_loss")} == {1, 2}
@@ -229,7 +233,7 @@ def test_version_registered_with_challenger_alias(store, logged) -> None:
     # the rule code it was evaluated with: chain components and versions, and the commit
     assert mv.tags["git.dirty"] in {"true", "false"}
     assert mv.tags["pipeline.chain"] == ",".join(f"{s.name}@{s.version}" for s in PipelineConfig().chain)
-    assert mv.tags["pipeline.chain"].startswith("recognizers@1,keep_zones@1,")
+    assert mv.tags["pipeline.chain"].startswith("model@1,recognizers@1,keep_zones@1,")
     assert registry.version_tag(registry.MODEL_NAME, logged.version, "pipeline.chain", store["uri"]) == mv.tags["pipeline.chain"]
     listed = registry.list_versions(store["uri"])
     assert logged.version in [v.version for v in listed]

@@ -51,7 +51,7 @@ def bavaria() -> list[Document]:
 
 def run(text: str, model_spans: list[Span], cfg: PipelineConfig | None = None, off: tuple[str, ...] = ()) -> list[Span]:
     """The rule chain without the components ``off`` on given model spans (no model is loaded)."""
-    cfg = replace((cfg or PipelineConfig()).without(*off), use_model=False)
+    cfg = (cfg or PipelineConfig()).without(*off, "model")
     return Pipeline(None, cfg).analyze_many([text], model_spans=[model_spans])[0]
 
 
@@ -63,7 +63,8 @@ def chain(*entries) -> PipelineConfig:
 def with_money() -> PipelineConfig:
     """The default chain with MONEY kept public (as params.yaml has it)."""
     cfg = PipelineConfig()
-    return replace(cfg, chain=(*cfg.chain[:2], step("keep_labels", labels=("MONEY",)), *cfg.chain[2:]))
+    after = [s.name for s in cfg.chain].index("keep_zones") + 1
+    return replace(cfg, chain=(*cfg.chain[:after], step("keep_labels", labels=("MONEY",)), *cfg.chain[after:]))
 
 
 def model_span(
@@ -213,16 +214,18 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     cfg = PipelineConfig.from_dict(LEGACY)
     assert cfg.migrated_from == "flags"
     assert [(s.name, s.version) for s in cfg.chain] == [
-        ("recognizers", 1), ("keep_zones", 1), ("keep_labels", 1), ("public_words", 1),
+        ("model", 1), ("recognizers", 1), ("keep_zones", 1), ("keep_labels", 1), ("public_words", 1),
         ("common_nouns", 1), ("lowercase", 1), ("no_name_shape", 1), ("consistency", 1),
     ]  # fmt: skip
-    assert cfg.chain == load_settings(ROOT / "params.yaml").pipeline.chain  # params.yaml's chain
+    # the model's settings of then, on the model step; the rest is params.yaml's chain
+    assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
+    assert cfg.chain[1:] == load_settings(ROOT / "params.yaml").pipeline.chain[1:]
     assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}
     saved = cfg.to_dict()  # saved again: the chain, and where it came from
     assert "policy" not in saved and saved["migrated_from"] == "flags"
     assert PipelineConfig.from_dict(saved) == cfg
     off = PipelineConfig.from_dict({**LEGACY, "use_keep_zones": False, "consistency": False, "use_recognizers": False})
-    assert [s.name for s in off.chain] == ["keep_labels", "public_words", "common_nouns", "lowercase", "no_name_shape"]
+    assert [s.name for s in off.chain] == ["model", "keep_labels", "public_words", "common_nouns", "lowercase", "no_name_shape"]
 
 
 def test_retired_layers_load_only_when_they_were_off():
@@ -254,9 +257,9 @@ def test_unknown_switches_still_raise():
 
 
 def test_an_unknown_component_or_key_names_the_closest_valid_one():
-    with pytest.raises(ValueError, match=r"unknown chain component 'keep_zone' \(did you mean 'keep_zones'\?\)"):
+    with pytest.raises(ValueError, match=r"analyzer chain: unknown key 'keep_zone' \(did you mean 'keep_zones'\?\)"):
         parse_chain(["recognizers", "keep_zone"])
-    with pytest.raises(ValueError, match=r"chain component 'keep_zones': unknown key 'cuorts' \(did you mean 'courts'\?\)"):
+    with pytest.raises(ValueError, match=r"analyzer chain: unknown key 'keep_zones.cuorts' \(did you mean 'courts'\?\)"):
         parse_chain([{"keep_zones": {"cuorts": "Erika Mustermann"}}])
     with pytest.raises(ValueError, match="listed twice"):
         parse_chain(["lowercase", "lowercase"])
@@ -266,10 +269,10 @@ def test_a_changed_component_version_refuses_the_saved_pipeline(tmp_path, monkey
     """A pipeline records each component's version; once the installed component is another
     version (its behaviour changed), loading the saved pipeline fails and says which
     component, the version it was evaluated with and the one installed, never any text."""
-    Pipeline(None, replace(with_money(), use_model=False)).save(tmp_path)
+    Pipeline(None, with_money().without("model")).save(tmp_path)
     saved = json.loads((tmp_path / PIPELINE_FILE).read_text(encoding="utf-8"))
     assert {"name": "keep_zones", "version": 1, "config": {}} in saved["chain"]
-    assert build_pipeline(tmp_path).config.chain == with_money().chain
+    assert build_pipeline(tmp_path).config.chain == with_money().without("model").chain
     versions = chain_module.registry()["keep_zones"]
     monkeypatch.setitem(chain_module._REGISTRY, "keep_zones", {2: replace(versions[1], version=2)})
     with pytest.raises(ChainMismatch) as caught:
@@ -290,7 +293,7 @@ def test_the_anonymize_flow_checks_the_chain_before_reading_input(tmp_path, monk
     (a user error: no retries, no staged input; tests/integration/test_flows.py runs it)."""
     from flows.anonymize import resolve_model
 
-    Pipeline(None, replace(PipelineConfig(), use_model=False)).save(tmp_path / "model")
+    Pipeline(None, PipelineConfig().without("model")).save(tmp_path / "model")
     versions = chain_module.registry()["consistency"]
     monkeypatch.setitem(chain_module._REGISTRY, "consistency", {2: replace(versions[1], version=2)})
     with pytest.raises(ChainMismatch, match=r"registered from commit unknown\) cannot run on this worker: .*"
@@ -361,14 +364,48 @@ def test_the_ablation_removes_each_component_from_the_chain():
 
     cfg = with_money()
     names = list(layers(cfg))
-    assert names == [s.name for s in cfg.chain] and all(is_active(cfg, n) for n in names)
+    assert names == [s.name for s in cfg.chain][1:] and all(is_active(cfg, n) for n in names)
     assert not is_active(PipelineConfig(), "keep_labels")
     assert not is_active(cfg.configured("common_nouns", min_score=0), "common_nouns")
     for name in names:
         off = switched_off(cfg, (name,))
-        assert off != replace(cfg, use_model=False) and not is_active(off, name)
+        assert off != cfg.without("model") and not is_active(off, name)
     none = switched_off(cfg, tuple(names))
     assert none.chain == ()
     text = "Die Klägerin wohnt in Braunau am Inn; das Landgericht Kleve, der Zeuge Schmidtbauer und nicht."
     spans = [model_span(text, m, PERSON, 0.5) for m in re.finditer(r"\S+", text)]
     assert Pipeline(None, none).analyze_many([text], model_spans=[spans])[0] == spans
+
+
+def test_the_model_is_the_chains_first_step_with_its_inference_settings(tmp_path, monkeypatch):
+    """The model is a registered, versioned step like the rules: pipeline.json records how it
+    runs, a pipeline.json that kept those settings beside the chain loads as a ``model@1``
+    step, and a changed model component (its windowing or decoding) refuses the old pipeline."""
+    cfg = PipelineConfig()
+    assert cfg.chain[0].name == "model" and cfg.use_model and cfg.model.threshold == 0.35
+    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 1, "config": {"threshold": 0.35, "engine": "onnx"}}
+    assert "threshold" not in cfg.to_dict()
+    assert cfg.override(threshold=0.2, operator="mask").model.threshold == 0.2
+    assert not PipelineConfig.rules_only().use_model and PipelineConfig.rules_only().model is None
+    with pytest.raises(ValueError, match=r"model settings \['threshold'\] given to a pipeline without a model"):
+        PipelineConfig.rules_only().override(threshold=0.2)
+    with pytest.raises(ValueError, match="'model' runs over all texts before the others: list it first"):
+        parse_chain(["keep_zones", "model"])
+    # saved when the model's settings were fields beside the chain (the main job's of then)
+    before = {k: v for k, v in cfg.to_dict().items() if k != "chain"}
+    before |= {"threshold": 0.2, "max_length": 128, "stride": 32, "batch_size": 16, "engine": "onnx",
+               "quantize": "none", "use_model": True, "chain": cfg.to_dict()["chain"][1:]}  # fmt: skip
+    loaded = PipelineConfig.from_dict(before)
+    assert loaded.chain[1:] == cfg.chain[1:] and loaded.migrated_from is None
+    assert (loaded.model.threshold, loaded.model.max_length, loaded.model.stride, loaded.model.engine) == (0.2, 128, 32, "onnx")
+    assert PipelineConfig.from_dict(loaded.to_dict()) == loaded  # saved again: the model step
+    assert PipelineConfig.from_dict({**before, "use_model": False}).chain == cfg.chain[1:]
+    with pytest.raises(ValueError, match="belong to the chain's model step"):
+        PipelineConfig.from_dict({**cfg.to_dict(), "threshold": 0.5})
+    # the model's inference code changed (version 2 installed): the saved pipeline is refused
+    Pipeline(None, cfg.without("model")).save(tmp_path)
+    (tmp_path / PIPELINE_FILE).write_text(json.dumps(loaded.to_dict()), encoding="utf-8")
+    versions = chain_module.registry()["model"]
+    monkeypatch.setitem(chain_module._REGISTRY, "model", {2: replace(versions[1], version=2)})
+    with pytest.raises(ChainMismatch, match="chain component 'model' version 1, but this code has version 2"):
+        build_pipeline(tmp_path)

@@ -54,7 +54,7 @@ def test_shipped_params_load_for_every_profile() -> None:
     ("where", "old", "new", "message"),
     [
         # the issue: a typo in a section's key
-        ("anonymize", "threshold", "treshold", "unknown key 'anonymize.treshold' (did you mean 'threshold'?)"),
+        ("anonymize", "operator", "operater", "unknown key 'anonymize.operater' (did you mean 'operator'?)"),
         ("dataset", "validation_seed", "validation_sed", "unknown key 'dataset.validation_sed' (did you mean 'validation_seed'?)"),
         ("train", "o_weight", "o_weigth", "unknown key 'train.o_weigth' (did you mean 'o_weight'?)"),
         ("tokenizer", "vocab_size", "vocabsize", "unknown key 'tokenizer.vocabsize' (did you mean 'vocab_size'?)"),
@@ -85,10 +85,22 @@ def test_every_unknown_key_is_named_even_without_a_close_match(tmp_path: Path) -
 
     with pytest.raises(ValueError) as caught:
         load_settings(_write(tmp_path, edit))
-    assert str(caught.value) == (
-        "params.yaml: unknown key 'anonymize.treshold' (did you mean 'threshold'?); "
-        "unknown key 'anonymize.zzz'"
+    assert str(caught.value) == (  # the issue's example: threshold is the model step's now
+        "params.yaml: unknown key 'anonymize.treshold' (did you mean 'threshold'? it is set by "
+        "anonymize.chain's model step ({model: {threshold: …}})); unknown key 'anonymize.zzz'"
     )
+
+
+def test_a_model_setting_typo_in_the_chain_raises_with_a_suggestion(tmp_path: Path) -> None:
+    path = _write(tmp_path, lambda p: _rename(_chain_entry(p, "model"), "model", "threshold", "treshold"))
+    with pytest.raises(ValueError, match=re.escape(
+        "params.yaml: unknown key 'anonymize.chain.model.treshold' (did you mean 'threshold'?)"
+    )) as caught:  # fmt: skip
+        load_settings(path)
+    assert SECRET not in str(caught.value)
+    moved = _write(tmp_path, lambda p: p["anonymize"].update(threshold=0.5))
+    with pytest.raises(ValueError, match=re.escape("key 'anonymize.threshold' is set by anonymize.chain's model step")):
+        load_settings(moved)
 
 
 @pytest.mark.parametrize("section", ["dataset", "anonymize"])

@@ -163,7 +163,7 @@ def test_training_repeats_exactly_with_the_same_seed(docs) -> None:
 def test_pipeline_round_trip_and_untouched_text(tmp_path, docs, tokenizer) -> None:
     spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
     model = build_model(spec, tokenizer)
-    pipe = Pipeline(TokenClassifier(model, tokenizer, device="cpu"), PipelineConfig(max_length=64, threshold=0.99))
+    pipe = Pipeline(TokenClassifier(model, tokenizer, device="cpu"), PipelineConfig().override(max_length=64, threshold=0.99))
     pipe.save(tmp_path / "p")
     loaded = build_pipeline(tmp_path / "p", device="cpu")
     text = "Die IBAN des Klägers lautet DE89 3704 0044 0532 0130 00; Schreiben vom 3. Mai 2020."

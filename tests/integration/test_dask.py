@@ -60,7 +60,7 @@ def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tokenizer = train_tokenizer([_text(n) for n in DECISIONS], vocab_size=800, model_max_length=128)
     spec = ModelSpec(hidden_size=32, num_layers=2, num_heads=2, intermediate_size=64, max_length=128)
     classifier = TokenClassifier(build_model(spec, tokenizer), tokenizer, device="cpu")
-    config = PipelineConfig(max_length=128, stride=32, threshold=0.5, max_characters=MAX_CHARACTERS)
+    config = PipelineConfig().override(max_length=128, stride=32, threshold=0.5, max_characters=MAX_CHARACTERS)
     target = tmp_path_factory.mktemp("model") / "tiny"
     Pipeline(classifier, config).save(target)
     return target

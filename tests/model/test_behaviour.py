@@ -13,7 +13,6 @@ keep-zone gaps the last tests show are the policy's (no model involved), marked 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -122,7 +121,7 @@ def test_the_judges_in_the_signature_stay_in_clear_text(pipeline: Pipeline, sour
     assert not touched(pipeline.analyze_many([text], model_spans=[proposed])[0])
     assert not touched(pipeline.analyze_many([text], model_spans=[model])[0])
     # the keep zones are what drops them: without them every proposed name stays
-    open_zones = Pipeline(None, replace(pipeline.config.without("keep_zones"), use_model=False))
+    open_zones = Pipeline(None, pipeline.config.without("keep_zones", "model"))
     assert touched(open_zones.analyze_many([text], model_spans=[proposed])[0]) == names
 
 
@@ -137,5 +136,5 @@ def test_a_signature_with_the_judges_office_stays_in_clear_text(pipeline: Pipeli
     text = body + signature
     start = text.index("Dr. Reinfelder")
     proposed = [Span(start, start + len("Dr. Reinfelder"), PERSON, score=0.99, source=MODEL_SOURCE)]
-    rules = Pipeline(None, replace(pipeline.config, use_model=False))
+    rules = Pipeline(None, pipeline.config.without("model"))
     assert not rules.analyze_many([text], model_spans=[proposed])[0]

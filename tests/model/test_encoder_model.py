@@ -5,7 +5,6 @@ in every later mention."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -100,7 +99,7 @@ def test_a_surname_found_in_full_is_found_in_every_later_mention(trained: Path) 
         return [any(s.start <= a and b <= s.end and s.label == "PERSON" for s in spans) for a, b in mentions]
 
     floor = min(pipeline.config.step("consistency").config.min_score, full[0].score)
-    spread = replace(pipeline.config.configured("consistency", min_score=floor), use_model=False)
+    spread = pipeline.config.configured("consistency", min_score=floor).without("model")
     assert marked(Pipeline(None, spread).analyze_many([text], model_spans=[model_spans])[0]) == [True] * 4
     # the spreading on its own: from the full name alone every later mention is marked, and
     # without consistency they stay in clear

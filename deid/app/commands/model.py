@@ -85,7 +85,7 @@ def anonymize_cmd(
     overrides = {"threshold": threshold} if threshold is not None else None
     model_dir = source = None
     if rules_only:
-        pipeline = build_pipeline(config=PipelineConfig(use_model=False), overrides=overrides)
+        pipeline = build_pipeline(config=PipelineConfig.rules_only(), overrides=overrides)
     else:
         source = _model_source(model)
         model_dir = source.dir

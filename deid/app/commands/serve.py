@@ -47,7 +47,7 @@ def serve_cmd(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     source = None if rules_only else _model_source(model)
-    pipeline = build_pipeline(source.dir) if source else build_pipeline(config=PipelineConfig(use_model=False))
+    pipeline = build_pipeline(source.dir) if source else build_pipeline(config=PipelineConfig.rules_only())
     overrides = ServedModel.budget_overrides(pipeline.config, timeout)
     served = ServedModel(with_overrides(pipeline, overrides), source, overrides)
     settings = ServiceSettings(host=host, port=port, token=token, max_bytes=max_bytes, timeout=timeout,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import replace
 from typing import Any
 
 from deid.anonymizer.pipeline import Pipeline
@@ -74,4 +73,4 @@ class ServedModel:
 
 def with_overrides(pipeline: Pipeline, overrides: dict[str, Any]) -> Pipeline:
     """The same pipeline with changed settings (its classifier is reused)."""
-    return Pipeline(pipeline.classifier, replace(pipeline.config, **overrides)) if overrides else pipeline
+    return Pipeline(pipeline.classifier, pipeline.config.override(**overrides)) if overrides else pipeline
