@@ -21,6 +21,7 @@ from deid.sources.elements import (
     element_confusion,
     element_flags,
     element_labels,
+    first_overlapping,
     text_elements,
 )
 
@@ -139,17 +140,9 @@ def load_adjudication(path) -> dict[str, list[tuple[int, int, bool]]]:
 
 
 def _rules_by_element(elements, pred: list[Span]) -> list[str]:
-    out = ["" for _ in elements]
-    by_start = sorted(pred)
-    j = 0
-    for i, el in enumerate(elements):
-        while j < len(by_start) and by_start[j].end <= el.start:
-            j += 1
-        k = j
-        while k < len(by_start) and by_start[k].start < el.end:
-            out[i] = (by_start[k].source or "").removeprefix("placeholder:")
-            break
-    return out
+    """The rule (span source without ``placeholder:``) of the first prediction on each element."""
+    return [(s.source or "").removeprefix("placeholder:") if s is not None else ""
+            for s in first_overlapping(elements, sorted(pred))]  # fmt: skip
 
 
 def _error(doc: Document, el, kind: str, *, pl=None, gl=None, rule: str = "") -> dict:

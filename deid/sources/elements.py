@@ -24,38 +24,33 @@ def text_elements(text: str) -> list[Element]:
     return [Element(m.start(), m.end()) for m in _ELEMENT.finditer(text)]
 
 
-def element_flags(elements: Sequence[Element], spans: Iterable[Span]) -> list[bool]:
-    """For each element, whether any span overlaps it (spans need not be sorted)."""
-    ordered = sorted((s.start, s.end) for s in spans if s.end > s.start)
-    flags = [False] * len(elements)
-    j = 0
-    for i, el in enumerate(elements):
-        while j < len(ordered) and ordered[j][1] <= el.start:
-            j += 1
-        k = j
-        while k < len(ordered) and ordered[k][0] < el.end:
-            if ordered[k][1] > el.start:
-                flags[i] = True
-                break
-            k += 1
-    return flags
-
-
-def element_labels(elements: Sequence[Element], spans: Iterable[Span]) -> list[str | None]:
-    """For each element, the label of the first span overlapping it, else ``None``."""
-    ordered = sorted((s for s in spans if s.end > s.start), key=lambda s: (s.start, s.end))
-    out: list[str | None] = [None] * len(elements)
+def first_overlapping(elements: Sequence[Element], ordered: Sequence[Span]) -> list[Span | None]:
+    """For each element, the first span of ``ordered`` (sorted by start) that overlaps it,
+    else ``None``: one sweep over both, so per-element questions stay linear."""
+    out: list[Span | None] = [None] * len(elements)
     j = 0
     for i, el in enumerate(elements):
         while j < len(ordered) and ordered[j].end <= el.start:
             j += 1
-        k = j
-        while k < len(ordered) and ordered[k].start < el.end:
-            if ordered[k].end > el.start:
-                out[i] = ordered[k].label
-                break
-            k += 1
+        # spans before j end before this element; if ordered[j] starts after it, all later do
+        if j < len(ordered) and ordered[j].start < el.end:
+            out[i] = ordered[j]
     return out
+
+
+def _nonempty_sorted(spans: Iterable[Span]) -> list[Span]:
+    return sorted((s for s in spans if s.end > s.start), key=lambda s: (s.start, s.end))
+
+
+def element_flags(elements: Sequence[Element], spans: Iterable[Span]) -> list[bool]:
+    """For each element, whether any span overlaps it (spans need not be sorted)."""
+    return [s is not None for s in first_overlapping(elements, _nonempty_sorted(spans))]
+
+
+def element_labels(elements: Sequence[Element], spans: Iterable[Span]) -> list[str | None]:
+    """For each element, the label of the first span overlapping it, else ``None``."""
+    first = first_overlapping(elements, _nonempty_sorted(spans))
+    return [s.label if s is not None else None for s in first]
 
 
 class Confusion(NamedTuple):

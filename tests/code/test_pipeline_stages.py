@@ -97,63 +97,36 @@ def _read(path: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def ingested(ws: Path) -> Path:
-    ingest.main(
-        [
-            "--raw",
-            f"{ws}/data/raw",
-            "--params",
-            f"{ws}/params.yaml",
-            "--output",
-            f"{ws}/data/corpus",
-            "--metrics",
-            f"{ws}/reports/corpus.json",
-        ]
-    )
+    ingest.main(_argv(ws, raw="data/raw", params="params.yaml", output="data/corpus", metrics="reports/corpus.json"))
     return ws
 
 
 @pytest.fixture(scope="module")
 def with_paragraphs(ingested: Path) -> Path:
     ws = ingested
-    paragraphs.main(
-        [
-            "--corpus",
-            f"{ws}/data/corpus",
-            "--output",
-            f"{ws}/data/work/paragraphs",
-            "--metrics",
-            f"{ws}/reports/paragraphs.json",
-        ]
-    )
+    paragraphs.main(_argv(ws, corpus="data/corpus", output="data/work/paragraphs", metrics="reports/paragraphs.json"))
     return ws
 
 
 @pytest.fixture(scope="module")
 def with_placeholders(ingested: Path) -> Path:
     ws = ingested
-    placeholders.main(
-        [
-            "--corpus",
-            f"{ws}/data/corpus",
-            "--output",
-            f"{ws}/data/work/placeholders.jsonl",
-            "--quarantine",
-            f"{ws}/data/work/placeholders.quarantine.jsonl",
-            "--metrics",
-            f"{ws}/reports/placeholders.json",
-        ]
-    )
+    placeholders.main(_argv(ws, corpus="data/corpus", output="data/work/placeholders.jsonl",
+                            quarantine="data/work/placeholders.quarantine.jsonl",
+                            metrics="reports/placeholders.json"))  # fmt: skip
     return ws
 
 
+def _argv(ws: Path, *extra: str, **paths: str) -> list[str]:
+    """A stage's command line: ``--name`` and the path under ``ws`` for each keyword
+    (underscores become hyphens), then ``extra`` as given."""
+    return [a for k, v in paths.items() for a in (f"--{k.replace('_', '-')}", f"{ws}/{v}")] + list(extra)
+
+
 def _validate_argv(ws: Path, params: Path) -> list[str]:
-    names = {
-        "corpus": "data/corpus", "placeholders": "data/work/placeholders.jsonl",
-        "adjudication": "adjudication.jsonl", "decisions": "decisions.jsonl",
-        "holdout": "holdout.json", "gx": "gx", "metrics": "reports/validate.json",
-        "summary": "reports/validate.md",
-    }  # fmt: skip
-    return [a for k, v in names.items() for a in (f"--{k}", f"{ws}/{v}")] + ["--params", str(params)]
+    return _argv(ws, "--params", str(params), corpus="data/corpus", placeholders="data/work/placeholders.jsonl",
+                 adjudication="adjudication.jsonl", decisions="decisions.jsonl", holdout="holdout.json", gx="gx",
+                 metrics="reports/validate.json", summary="reports/validate.md")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -167,31 +140,12 @@ def validated(with_placeholders: Path) -> Path:
 def with_dataset(validated: Path) -> Path:
     ws = validated
     dataset.main(
-        [
-            "--corpus",
-            f"{ws}/data/corpus",
-            "--placeholders",
-            f"{ws}/data/work/placeholders.jsonl",
-            "--validation-report",
-            f"{ws}/reports/validate.json",
-            "--decisions",
-            f"{ws}/decisions.jsonl",
-            "--ler-courts",
-            "bgh,bverwg",
-            "--seed",
-            "13",
-            "--output",
-            f"{ws}/data/dataset",
-            "--ler-rewritten",
-            f"{ws}/data/gold/ler_rewritten.jsonl",
-            "--ler-rewritten-novel",
-            f"{ws}/data/gold/ler_rewritten_novel.jsonl",
-            "--bavaria-rewritten",
-            f"{ws}/data/gold/bavaria/rewritten.jsonl",
-            "--metrics",
-            f"{ws}/reports/dataset.json",
-        ]
-    )
+        _argv(ws, "--ler-courts", "bgh,bverwg", "--seed", "13", corpus="data/corpus",
+              placeholders="data/work/placeholders.jsonl", validation_report="reports/validate.json",
+              decisions="decisions.jsonl", output="data/dataset", ler_rewritten="data/gold/ler_rewritten.jsonl",
+              ler_rewritten_novel="data/gold/ler_rewritten_novel.jsonl",
+              bavaria_rewritten="data/gold/bavaria/rewritten.jsonl", metrics="reports/dataset.json")
+    )  # fmt: skip
     return ws
 
 
@@ -269,23 +223,10 @@ def reviewed(with_dataset: Path) -> dict:
 def trained(with_dataset: Path, reviewed: dict) -> Path:
     ws = with_dataset
     train.main(
-        [
-            "--dataset",
-            f"{ws}/data/dataset",
-            "--placeholders",
-            f"{ws}/data/work/placeholders.jsonl",
-            "--reviews",
-            f"{ws}/data/work/reviews/train.jsonl",
-            "--params",
-            f"{ws}/params.yaml",
-            "--output",
-            f"{ws}/models/latest",
-            "--metrics",
-            f"{ws}/reports/train.json",
-            "--plots",
-            f"{ws}/reports/plots/train_history.json",
-        ]
-    )
+        _argv(ws, dataset="data/dataset", placeholders="data/work/placeholders.jsonl",
+              reviews="data/work/reviews/train.jsonl", params="params.yaml", output="models/latest",
+              metrics="reports/train.json", plots="reports/plots/train_history.json")
+    )  # fmt: skip
     return ws
 
 
@@ -293,25 +234,12 @@ def trained(with_dataset: Path, reviewed: dict) -> Path:
 def evaluated(trained: Path) -> Path:
     ws = trained
     evaluate.main(
-        [
-            "--model",
-            f"{ws}/models/latest",
-            "--gold",
-            f"ler={ws}/data/gold/ler_rewritten.jsonl",
-            "--gold",
-            f"bavaria={ws}/data/gold/bavaria/rewritten.jsonl",
-            "--plot",
-            f"ler={ws}/reports/plots/recall_ler.json",
-            "--plot",
-            f"bavaria={ws}/reports/plots/recall_bavaria.json",
-            "--methods",
-            "all,entity",
-            "--reports",
-            f"{ws}/reports/evaluation",
-            "--metrics",
-            f"{ws}/reports/evaluation.json",
-        ]
-    )
+        _argv(ws, "--gold", f"ler={ws}/data/gold/ler_rewritten.jsonl",
+              "--gold", f"bavaria={ws}/data/gold/bavaria/rewritten.jsonl",
+              "--plot", f"ler={ws}/reports/plots/recall_ler.json",
+              "--plot", f"bavaria={ws}/reports/plots/recall_bavaria.json", "--methods", "all,entity",
+              model="models/latest", reports="reports/evaluation", metrics="reports/evaluation.json")
+    )  # fmt: skip
     return ws
 
 

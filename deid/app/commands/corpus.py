@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from deid.app.commands import SourcesOption
 from deid.sources.corpus import (
     DEFAULT_SALT,
     DEFAULT_VALIDATION_SHARE,
@@ -32,9 +33,7 @@ _BUILD_STEPS = len(COURTS) + 4 + len(SPLITS)
 
 @corpus_app.command("build")
 def build(
-    sources: Annotated[Path, typer.Option(help="Bundled sources (ler/, decisions/).")] = Path(
-        "data/sources"
-    ),
+    sources: SourcesOption = Path("data/sources"),
     output: Annotated[Path, typer.Option(help="Folder for the split JSONL files.")] = Path(
         "data/corpus"
     ),

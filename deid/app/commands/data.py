@@ -9,10 +9,13 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from deid.app.commands import SourcesOption
+
 console = Console(stderr=True)
 data_app = typer.Typer(
     help="Versioned raw corpus (data/raw) and the DVC pipeline.", no_args_is_help=True
 )
+RemoteOption = Annotated[str | None, typer.Option(help="Remote name.")]
 
 
 def _emit(result: Any) -> None:
@@ -32,9 +35,7 @@ def _call(fn, *args, **kwargs):
 
 @data_app.command("import")
 def import_cmd(
-    sources: Annotated[Path, typer.Option(help="Bundled sources (ler/, decisions/).")] = Path(
-        "data/sources"
-    ),
+    sources: SourcesOption = Path("data/sources"),
     raw: Annotated[Path, typer.Option(help="The raw corpus folder (DVC-tracked).")] = Path(
         "data/raw"
     ),
@@ -75,7 +76,7 @@ def pull_cmd(
     rev: Annotated[
         str | None, typer.Option(help="Git revision whose data version to check out.")
     ] = None,
-    remote: Annotated[str | None, typer.Option(help="Remote name.")] = None,
+    remote: RemoteOption = None,
 ) -> None:
     """Fetch and check out the data recorded in the .dvc files (at --rev)."""
     from deid.ops.versioning import RAW_DVC, pull
@@ -89,7 +90,7 @@ def status_cmd(
         list[str] | None, typer.Argument(help="Stages or .dvc files (default: all).")
     ] = None,
     cloud: Annotated[bool, typer.Option(help="Also compare with the remote.")] = True,
-    remote: Annotated[str | None, typer.Option(help="Remote name.")] = None,
+    remote: RemoteOption = None,
 ) -> None:
     """Workspace and remote status as JSON; exit code 1 when not clean."""
     from deid.ops.versioning import status

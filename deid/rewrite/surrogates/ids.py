@@ -23,30 +23,21 @@ _CONTEXT_KINDS: tuple[tuple[re.Pattern[str], Callable[[Request], str]], ...] = t
         (r"\bIBAN|Konto(?:nummer|-Nr\.?)?", checked_ids.iban),
         (r"\bBIC\b", checked_ids.bic),
         (r"USt|Umsatzsteuer", checked_ids.vat_id),
-        (
-            r"Steuer(?:nummer|-Nr\.?)|St\.?-?Nr\.|\bIdentifikationsnummer|Steuer-ID",
-            checked_ids.tax_id,
-        ),
+        (r"Steuer(?:nummer|-Nr\.?)|St\.?-?Nr\.|\bIdentifikationsnummer|Steuer-ID", checked_ids.tax_id),
         (r"(?:Renten|Sozial)versicherungsnummer|RV-Nr", checked_ids.social_security_id),
         (r"Kennzeichen", official_numbers.license_plate),
         (r"Patent|Gebrauchsmuster", official_numbers.patent),
         (r"Marke|Register-?nummer", official_numbers.brand_number),
         (r"Genehmigung|Erlaubnis|Bescheid-?Nr", official_numbers.permit_number),
-        (
-            r"Vertrag|Versicherungs(?:schein)?nummer|Police|Kundennummer",
-            official_numbers.contract_number,
-        ),
+        (r"Vertrag|Versicherungs(?:schein)?nummer|Police|Kundennummer", official_numbers.contract_number),
         (r"Fahrzeugidentifikationsnummer|FIN\b|Fahrgestell", official_numbers.vehicle_id),
-        (
-            r"Flur(?:stück)?(?:-?Nr\.?|nummer)?|Fl\.?-?Nr\.?|Gemarkung",
-            official_numbers.parcel_number,
-        ),
+        (r"Flur(?:stück)?(?:-?Nr\.?|nummer)?|Fl\.?-?Nr\.?|Gemarkung", official_numbers.parcel_number),
         (r"Handelsregister|HR[AB]\b", official_numbers.register_number),
         (r"\bAz\.?:?|Aktenzeichen|Geschäftszeichen|Gz\.", official_numbers.file_number),
         (r"\bBlatt|\bBl\.", official_numbers.folio_number),
         (r"Führerschein", official_numbers.driving_licence_number),
     )
-)
+)  # fmt: skip
 
 
 _CHECKED = (
