@@ -234,7 +234,7 @@ def word_lists_summary(words: dict[str, Any]) -> str:
         return f"unchanged ({sizes} words)"
     changed = ", ".join(f"{n} {words['before'].get(n, 0)} → {words['lists'][n]['words']}" for n in words["changed"])
     read = ("this run's placeholders and model read the new lists" if words["in_place"]
-            else "written to the project's deid/resources; this run read the package's lists")  # fmt: skip
+            else "written to the project's data/work/word_lists; this run read the package's lists")  # fmt: skip
     return f"**changed**: {changed} words; {read}"
 
 

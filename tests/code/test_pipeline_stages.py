@@ -417,16 +417,16 @@ def _committed_lists(word_lists: dict[str, Path]) -> dict[str, str]:
 @pytest.mark.slow
 def test_retrain_flow_rebuilds_the_word_lists_into_its_project(ingested: Path, word_lists: dict[str, Path]) -> None:
     """The retrain flow's words step on a project that is not the package's checkout: the
-    lists go to the project's deid/resources (dvc.yaml's outs there), the package's stay as
-    they were, and the step says which differ from them (the three-document split gives
-    other lists than the bundled corpus)."""
-    from flows.data import rebuild_word_lists
+    lists go to the project's data/work/word_lists (no deid/ folder there to shadow the
+    package), the package's stay as they were, and the step says which differ from them
+    (the three-document split gives other lists than the bundled corpus)."""
+    from flows.data import WORD_LISTS, rebuild_word_lists
     from flows.retrain import word_lists_summary
 
     package = _committed_lists(word_lists)
     result = rebuild_word_lists.fn(str(ingested))
-    target = ingested / "deid/resources"
-    assert result["lists"] == words.list_metrics(target) == _read(ingested / "reports/words.json")
+    assert not (ingested / "deid").exists()
+    assert result["lists"] == words.list_metrics(ingested / WORD_LISTS) == _read(ingested / "reports/words.json")
     assert {name: hashlib.sha256(p.read_bytes()).hexdigest() for name, p in word_lists.items()} == package
     assert result["in_place"] is False and result["changed"] == sorted(word_lists)
     assert result["before"] == {name: m["words"] for name, m in words.list_metrics().items()}

@@ -235,15 +235,16 @@ def test_retrain_pinned_the_pushed_corpus_version(
 def test_retrain_rebuilt_the_word_lists_into_its_project(project: Path, retrained: FlowRun) -> None:
     """The ``words`` stage ran after the corpus was built and before the placeholders and the
     training; on the bundled corpus it gives the committed lists byte for byte, written to
-    the project's deid/resources: the flow left this checkout's package alone."""
+    the project's data/work/word_lists: the flow left this checkout's package alone."""
     steps = list(retrained.result["seconds"])
     assert steps.index("build corpus") < steps.index("rebuild word lists") < steps.index("detect placeholders")
     assert steps.index("rebuild word lists") < steps.index("train")
     lists = retrained.result["word_lists"]
-    assert lists["changed"] == [] and lists["in_place"] is False
+    assert lists["changed"] == [] and lists["in_place"] is False and not (project / "deid").exists()
     assert set(lists["sha256"]) == {"lowercase_words", "nouns", "public_words"}
     for name, sha256 in lists["sha256"].items():
-        committed, built = (root / "deid/resources" / f"{name}.txt.xz" for root in (ROOT, project))
+        committed = ROOT / "deid/resources" / f"{name}.txt.xz"
+        built = project / "data/work/word_lists" / committed.name
         assert sha256 == hashlib.sha256(committed.read_bytes()).hexdigest(), name
         assert built.read_bytes() == committed.read_bytes(), name
 
