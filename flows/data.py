@@ -1,9 +1,10 @@
 """Data tasks shared by the ``validate`` and ``retrain`` flows: pin the corpus version (DVC),
-build the corpus and detect placeholders (the DVC stages' own code), run the Great
-Expectations suites and publish what they found.
+build the corpus, rebuild the word lists and detect placeholders (the DVC stages' own code),
+run the Great Expectations suites and publish what they found.
 
-Paths follow ``dvc.yaml`` (``data/corpus``, ``data/work/placeholders.jsonl``, ``reports/``)
-inside ``project_dir``, so a flow run and ``dvc repro`` leave the same files behind.
+Paths follow ``dvc.yaml`` (``data/corpus``, ``deid/resources``, ``data/work/placeholders.jsonl``,
+``reports/``) inside ``project_dir``, so a flow run and ``dvc repro`` leave the same files behind
+(the word lists of a project that is not this code's checkout: :func:`rebuild_word_lists`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from flows._common import in_project, read_json, run_stage
 
 CORPUS_DIR = "data/corpus"
 PLACEHOLDERS = "data/work/placeholders.jsonl"
+RESOURCES = "deid/resources"
+WORD_LISTS = "data/work/word_lists"  # the lists of a project that is not this code's checkout
 SOURCES = "data/sources"
 GX_DIR = "gx"
 VALIDATION_KEY = "data-validation"
@@ -56,6 +59,39 @@ def build_corpus(project_dir: str, params_path: str) -> dict[str, Any]:
         "--output", in_project(project_dir, CORPUS_DIR), "--metrics", metrics, "--max-rejected", "0",
     ])  # fmt: skip
     return read_json(metrics)
+
+
+@task(name="rebuild-word-lists", cache_policy=NO_CACHE)
+def rebuild_word_lists(project_dir: str) -> dict[str, Any]:
+    """The ``words`` stage: the word lists rebuilt from this corpus version's training split,
+    before the placeholders and the training read them (the order of ``dvc repro``). When
+    the project is the checkout this code runs from (a deployed worker, ``make main``), its
+    ``deid/resources`` are rewritten in place and this process reads them anew: if they
+    changed, the placeholders and the model of this run use the new lists; that is intended,
+    the lists follow the corpus as every stage's outs do. A project elsewhere gets them in
+    ``data/work/word_lists`` and the package's lists stay as they are: a data run does not
+    rewrite the code it runs on (nor a test the working tree), and a ``deid/`` folder without
+    the package would shadow it for Python started there; this run then reads the package's.
+    Returns each list's size and sha256, which lists differ from those this code read
+    before, and ``in_place``: whether it reads the new ones now."""
+    from deid.training.word_lists import list_paths
+    from pipelines import words
+
+    own = list_paths(in_project(project_dir, RESOURCES))
+    in_place = {p.resolve() for p in own.values()} == {p.resolve() for p in list_paths().values()}
+    before = words.list_metrics()
+    metrics = in_project(project_dir, "reports/words.json")
+    elsewhere = [] if in_place else ["--resources", in_project(project_dir, WORD_LISTS)]
+    run_stage(words.main, [
+        "--train", in_project(project_dir, f"{CORPUS_DIR}/train.jsonl"), "--metrics", metrics, *elsewhere,
+    ])  # fmt: skip
+    after = read_json(metrics)
+    return {
+        "lists": after,
+        "changed": sorted(n for n, m in after.items() if before.get(n, {}).get("sha256") != m["sha256"]),
+        "in_place": in_place,
+        "before": {n: m["words"] for n, m in before.items()},
+    }
 
 
 @task(name="detect-placeholders", cache_policy=NO_CACHE)

@@ -1,8 +1,8 @@
 """Flow ``retrain``: corpus version → data checks → training → MLflow registry → evaluation
 on the rewritten test sets → promotion gate.
 
-Each step is one ``deid`` call: ``deid.ops.versioning.checkout_corpus``, the ``ingest`` and
-``placeholders`` stages, ``deid.ops.checks.run_suites``, the saved reviews versioned and prepared
+Each step is one ``deid`` call: ``deid.ops.versioning.checkout_corpus``, the ``ingest``,
+``words`` and ``placeholders`` stages, ``deid.ops.checks.run_suites``, the saved reviews versioned and prepared
 (``flows.reviews``: extra training documents, the gold set ``reviews``, the model's agreement
 with its reviewers), ``deid.training.job.run_training`` (uses a GPU when there is one), ``deid.ops.mlflow_registry.log_training_run`` (new version → ``challenger``),
 ``deid.evaluation.gold_sets.evaluate_pipeline`` (challenger and current champion on the same documents)
@@ -39,6 +39,7 @@ from flows.data import (
     build_corpus,
     detect_placeholders,
     pin_corpus,
+    rebuild_word_lists,
     validate_data,
 )
 from flows.reviews import pin_reviews, prepare_reviews, publish_agreement
@@ -225,9 +226,22 @@ def gate_model(
     return decision
 
 
+def word_lists_summary(words: dict[str, Any]) -> str:
+    """Whether the rebuilt word lists changed (by sha256) and which ones this run read: sizes
+    only, never words."""
+    sizes = ", ".join(f"{name} {m['words']}" for name, m in words["lists"].items())
+    if not words["changed"]:
+        return f"unchanged ({sizes} words)"
+    changed = ", ".join(f"{n} {words['before'].get(n, 0)} → {words['lists'][n]['words']}" for n in words["changed"])
+    read = ("this run's placeholders and model read the new lists" if words["in_place"]
+            else "written to the project's data/work/word_lists; this run read the package's lists")  # fmt: skip
+    return f"**changed**: {changed} words; {read}"
+
+
 def summary_markdown(
     corpus: dict[str, Any],
     splits: dict[str, Any],
+    words: dict[str, Any],
     placeholders: dict[str, Any],
     output: Any,
     info: dict[str, str],
@@ -245,6 +259,7 @@ def summary_markdown(
     counts = [
         ["corpus version", f"`{corpus['md5']}` ({corpus['nfiles']} files, {corpus['how']})"],
         *[[f"corpus {s}", f"{splits[s]['documents']} documents"] for s in ("train", "validation", "test")],
+        ["word lists", word_lists_summary(words)],
         ["placeholders (train)", placeholders["train"]["placeholders"]],
         ["training documents", (f"{report['documents']['train']} train, {report['documents']['validation']} validation, "
                                 f"{report['documents'].get('reviews', 0)} reviewed decisions")],
@@ -284,7 +299,9 @@ def retrain(
     """Retrain on the corpus version at git revision ``rev`` (default: the checkout's) with
     the ``profile`` of ``params_path``; ``eval_max_documents`` > 0 limits each test set to
     its first documents (tiny profile, tests); ``workers`` > 1 or ``dask_address``: the
-    evaluation on Dask (as in the anonymize flow)."""
+    evaluation on Dask (as in the anonymize flow). The word lists are rebuilt from this corpus
+    version's training split as ``dvc repro`` does: when they changed, the model trained here
+    reads the new lists, by intent (:func:`flows.data.rebuild_word_lists` says where they go)."""
     from deid.ops.mlflow_registry import check_tracking_uri
 
     check_workers(workers)
@@ -297,6 +314,9 @@ def retrain(
         pinned = pin_reviews(project_dir, params_path)
     with durations.step("build corpus"):
         splits = build_corpus(project_dir, params_path)
+    with durations.step("rebuild word lists"):  # before anything in this process reads them
+        words = rebuild_word_lists(project_dir)
+    get_run_logger().info("word lists: %s", word_lists_summary(words))
     with durations.step("detect placeholders"):
         placeholders = detect_placeholders(project_dir)
     with durations.step("validate data"):
@@ -349,7 +369,7 @@ def retrain(
             links["run"], link_text=f"MLflow run of version {info['version']}", key="mlflow-run"
         )
     create_markdown_artifact(
-        summary_markdown(corpus, splits, placeholders, output, info, evaluations, decision, aliases, links, durations),
+        summary_markdown(corpus, splits, words, placeholders, output, info, evaluations, decision, aliases, links, durations),
         key="retrain-summary", description="counts, outcome, links and durations",
     )  # fmt: skip
     return {
@@ -358,6 +378,8 @@ def retrain(
         "aliases": aliases, "champion_before": evaluations["champion_version"],
         "eval_documents": evaluations["documents"], "links": links, "seconds": durations.steps,
         "reviews": {"version": reviews["version"], **reviews["counts"]},
+        "word_lists": {"changed": words["changed"], "in_place": words["in_place"],
+                       "sha256": {name: m["sha256"] for name, m in words["lists"].items()}},
     }  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from deid.schema import Document
 from deid.sources.corpus import is_reserved, is_reserved_court
@@ -26,22 +27,34 @@ def _documents(path: str, reserved: Callable[[Document], bool], lists: str) -> l
     return docs
 
 
-def build_public(path: str) -> None:
-    """The public words of the documents at ``path``."""
+def list_paths(resources: Path | None = None) -> dict[str, Path]:
+    """The bundled lists by name: the package's own (what this code reads), or the files of
+    the same names in ``resources`` (a project's ``deid/resources`` that is not this package's)."""
+    paths = {"lowercase_words": vocabulary.RESOURCE, "nouns": vocabulary.NOUN_RESOURCE, "public_words": public.RESOURCE}
+    return paths if resources is None else {name: Path(resources) / p.name for name, p in paths.items()}
+
+
+def build_public(path: str, resources: Path | None = None) -> None:
+    """The public words of the documents at ``path``, into the package (or ``resources``)."""
     docs = _documents(path, is_reserved, "public words")
     words = public.build(d.text for d in docs)
-    write_word_list(public.RESOURCE, words)
+    write_word_list(list_paths(resources)["public_words"], words)
+    public.public_words.cache_clear()  # a list rewritten in place is read anew by this process
     print(f"{len(words)} public words written")
 
 
-def build_vocabulary(path: str) -> None:
-    """The lowercase words and nouns of the documents at ``path`` (stricter about reserved
-    courts than the public words, as it always was: see :func:`deid.sources.corpus.is_reserved_court`)."""
+def build_vocabulary(path: str, resources: Path | None = None) -> None:
+    """The lowercase words and nouns of the documents at ``path``, into the package (or
+    ``resources``); stricter about reserved courts than the public words, as it always was:
+    see :func:`deid.sources.corpus.is_reserved_court`."""
     docs = _documents(path, is_reserved_court, "the vocabulary")
+    paths = list_paths(resources)
     words = vocabulary.build(d.text for d in docs)
-    write_word_list(vocabulary.RESOURCE, words)
+    write_word_list(paths["lowercase_words"], words)
     nouns = vocabulary.build_nouns(d.text for d in docs)
-    write_word_list(vocabulary.NOUN_RESOURCE, nouns)
+    write_word_list(paths["nouns"], nouns)
+    vocabulary.lowercase_words.cache_clear()  # rewritten in place: read anew by this process
+    vocabulary.noun_words.cache_clear()
     print(f"{len(words)} lowercase words, {len(nouns)} nouns written")
 
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import json
 import lzma
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -284,9 +286,9 @@ def test_ingest_splits_the_raw_corpus(ingested: Path) -> None:
 
 
 @pytest.fixture
-def word_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+def word_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Path]]:
     """The bundled word lists' paths moved into ``tmp_path``: a stage run here never touches
-    the lists in deid/resources."""
+    the lists in deid/resources (nor leaves its lists in the readers' caches)."""
     from deid.words import public as public_words
     from deid.words import vocabulary
 
@@ -295,7 +297,9 @@ def word_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Pat
     monkeypatch.setattr(vocabulary, "RESOURCE", paths["lowercase_words"])
     monkeypatch.setattr(vocabulary, "NOUN_RESOURCE", paths["nouns"])
     monkeypatch.setattr(public_words, "RESOURCE", paths["public_words"])
-    return paths
+    yield paths
+    for reader in (vocabulary.lowercase_words, vocabulary.noun_words, public_words.public_words):
+        reader.cache_clear()
 
 
 @pytest.mark.slow
@@ -329,6 +333,58 @@ def test_words_on_the_bundled_corpus_gives_the_committed_lists(word_lists: dict[
     words.main(["--train", f"{tmp_path}/corpus/train.jsonl", "--metrics", f"{tmp_path}/words.json"])
     for name, path in word_lists.items():
         assert path.read_bytes() == (ROOT / "deid/resources" / path.name).read_bytes(), name
+
+
+def _committed_lists(word_lists: dict[str, Path]) -> dict[str, str]:
+    """Copies of the committed lists where ``word_lists`` put the package's; their sha256."""
+    for path in word_lists.values():
+        shutil.copy2(ROOT / "deid/resources" / path.name, path)
+    return {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in word_lists.items()}
+
+
+@pytest.mark.slow
+def test_retrain_flow_rebuilds_the_word_lists_into_its_project(ingested: Path, word_lists: dict[str, Path]) -> None:
+    """The retrain flow's words step on a project that is not the package's checkout: the
+    lists go to the project's data/work/word_lists (no deid/ folder there to shadow the
+    package), the package's stay as they were, and the step says which differ from them
+    (the three-document split gives other lists than the bundled corpus)."""
+    from flows.data import WORD_LISTS, rebuild_word_lists
+    from flows.retrain import word_lists_summary
+
+    package = _committed_lists(word_lists)
+    result = rebuild_word_lists.fn(str(ingested))
+    assert not (ingested / "deid").exists()
+    assert result["lists"] == words.list_metrics(ingested / WORD_LISTS) == _read(ingested / "reports/words.json")
+    assert {name: hashlib.sha256(p.read_bytes()).hexdigest() for name, p in word_lists.items()} == package
+    assert result["in_place"] is False and result["changed"] == sorted(word_lists)
+    assert result["before"] == {name: m["words"] for name, m in words.list_metrics().items()}
+    summary = word_lists_summary(result)
+    assert summary.startswith("**changed**: lowercase_words ") and "this run read the package's lists" in summary
+
+
+@pytest.mark.slow
+def test_retrain_flow_rebuilds_the_lists_this_code_reads_in_its_own_checkout(
+    ingested: Path, word_lists: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the project's deid/resources are the package's lists, they are rebuilt in place
+    and this process reads the new ones (the training of the same run included)."""
+    from deid.sources.io import read_word_list
+    from deid.words import vocabulary
+    from flows.data import rebuild_word_lists
+    from flows.retrain import word_lists_summary
+
+    project = word_lists["lowercase_words"].parent.parent
+    monkeypatch.setattr("flows.data.RESOURCES", "lists")  # the package's lists, seen from the project
+    shutil.copytree(ingested / "data/corpus", project / "data/corpus")
+    _committed_lists(word_lists)
+    assert vocabulary.lowercase_words() == read_word_list(ROOT / "deid/resources/lowercase_words.txt.xz")
+    result = rebuild_word_lists.fn(str(project))
+    assert result["in_place"] is True and result["changed"] == sorted(word_lists)
+    assert vocabulary.lowercase_words() == read_word_list(word_lists["lowercase_words"])
+    assert len(vocabulary.lowercase_words()) == result["lists"]["lowercase_words"]["words"]
+    assert "this run's placeholders and model read the new lists" in word_lists_summary(result)
+    again = rebuild_word_lists.fn(str(project))
+    assert again["changed"] == [] and word_lists_summary(again).startswith("unchanged (lowercase_words ")
 
 
 @pytest.mark.slow

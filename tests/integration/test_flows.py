@@ -232,6 +232,23 @@ def test_retrain_pinned_the_pushed_corpus_version(
     assert status.clean, status.to_dict()
 
 
+def test_retrain_rebuilt_the_word_lists_into_its_project(project: Path, retrained: FlowRun) -> None:
+    """The ``words`` stage ran after the corpus was built and before the placeholders and the
+    training; on the bundled corpus it gives the committed lists byte for byte, written to
+    the project's data/work/word_lists: the flow left this checkout's package alone."""
+    steps = list(retrained.result["seconds"])
+    assert steps.index("build corpus") < steps.index("rebuild word lists") < steps.index("detect placeholders")
+    assert steps.index("rebuild word lists") < steps.index("train")
+    lists = retrained.result["word_lists"]
+    assert lists["changed"] == [] and lists["in_place"] is False and not (project / "deid").exists()
+    assert set(lists["sha256"]) == {"lowercase_words", "nouns", "public_words"}
+    for name, sha256 in lists["sha256"].items():
+        committed = ROOT / "deid/resources" / f"{name}.txt.xz"
+        built = project / "data/work/word_lists" / committed.name
+        assert sha256 == hashlib.sha256(committed.read_bytes()).hexdigest(), name
+        assert built.read_bytes() == committed.read_bytes(), name
+
+
 def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowRun) -> None:
     assert flow_run(stack_env, retrained)["state_type"] == "COMPLETED"
     found = artifacts(stack_env, retrained)
@@ -242,7 +259,8 @@ def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowR
     assert (
         f"version {retrained.result['version']}" in summary and stack_env.cfg.mlflow_url in summary
     )
-    assert "| **total** |" in summary
+    assert "| **total** |" in summary and "| rebuild word lists |" in summary
+    assert "| word lists | unchanged (lowercase_words " in summary
     assert "passed" in found["data-validation"]["data"]
     assert retrained.result["links"]["run"] in found["mlflow-run"]["data"]  # a link artifact
 
