@@ -241,6 +241,13 @@ def mark_stale_runs_crashed() -> list[str]:
     return crashed
 
 
+# How long the temporary server may take to answer. Prefect's default (20 s) is too short on a
+# busy machine: `make main` on 2 cores beside a test run failed with "Timed out while
+# attempting to connect to ephemeral Prefect API server". A larger
+# PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS wins.
+SERVER_START_SECONDS = 180
+
+
 @contextmanager
 def prefect_session() -> Iterator[None]:
     """Where this process's flow runs go, and who owns them: ``PREFECT_API_URL`` when set,
@@ -248,12 +255,17 @@ def prefect_session() -> Iterator[None]:
     :func:`_owned_server`). Runs that a dead process left RUNNING are marked CRASHED first;
     the runs started inside carry this process's :func:`owner_tag`."""
     from prefect import tags
-    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.settings import (
+        PREFECT_API_URL,
+        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
+        temporary_settings,
+    )
 
     server = None
     if not PREFECT_API_URL.value():
         server = _owned_server()
-        server.start()
+        limit = PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS.value()
+        server.start(timeout=max(SERVER_START_SECONDS, limit))
     try:
         with temporary_settings({PREFECT_API_URL: server.api_url} if server else {}):
             try:
