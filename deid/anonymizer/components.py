@@ -238,7 +238,7 @@ def legacy_chain(
         chain.append(step(RECOGNIZERS, 1, min_score=float(settings.get("min_score", 0.0)),
                           recognizers=dict(settings.get("recognizers") or {})))  # fmt: skip
     if keep_zones:
-        zones = policy.zones()
+        zones = policy.zones
         chain.append(step(KEEP_ZONES, 1, **{f: getattr(zones, f) for f in zones.__dataclass_fields__}))
     if policy.keep_labels:
         chain.append(step(KEEP_LABELS, 1, labels=tuple(policy.keep_labels)))

@@ -175,11 +175,10 @@ def _legacy_chain(flags: dict[str, Any]) -> tuple[StepConfig, ...]:
     _drop_retired(flags, RETIRED_SWITCHES, "")
     policy = dict(flags.pop("policy", None) or {})
     _drop_retired(policy, RETIRED_POLICY, "policy.")
-    policy["keep_labels"] = tuple(policy.get("keep_labels", ()))
     return legacy_chain(
         recognizers=flags.get("recognizers", {"min_score": 0.5}) if flags.get("use_recognizers", True) else False,
         keep_zones=bool(flags.get("use_keep_zones", True)),
-        policy=PolicyConfig(**policy),
+        policy=PolicyConfig.from_saved(policy),
         consistency=bool(flags.get("consistency", True)),
         consistency_min_score=float(flags.get("consistency_min_score", 0.7)),
         consistency_min_share=float(flags.get("consistency_min_share", 0.25)),

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
 from functools import lru_cache
 
 from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
@@ -109,14 +111,10 @@ class KeepZonesConfig:
 class PolicyConfig:
     """The policy flags of a ``pipeline.json`` saved before the chain (deid.anonymizer.chain): loading
     one maps them to the equivalent chain steps (deid.anonymizer.components.legacy_chain), and
-    :func:`apply_policy` runs those steps."""
+    :func:`apply_policy` runs those steps. The keep zones are the ``keep_zones`` step's config;
+    the saved file spells each ``keep_<kind>`` (:meth:`from_saved`)."""
 
-    keep_courts: bool = True
-    keep_judges: bool = True
-    keep_statutes: bool = True
-    keep_case_numbers: bool = True
-    keep_citations: bool = True
-    keep_states: bool = True
+    zones: KeepZonesConfig = field(default_factory=KeepZonesConfig)
     keep_labels: tuple[str, ...] = field(default_factory=tuple)  # e.g. ("PATENT",) for BPatG
     # A model span that is one ordinary word (a Wiktionary noun, "Deponie", or a word the
     # training decisions print in clear text, "ZDv"; deid.words.ordinary.is_ordinary_word) or, on
@@ -135,16 +133,21 @@ class PolicyConfig:
     filter_lowercase: bool = True  # a model word starting in lowercase ("partiarisches")
     filter_no_name_shape: bool = True  # a shortened compound's first part, a lone "&"
 
-    def zones(self) -> KeepZonesConfig:
-        return KeepZonesConfig(
-            self.keep_courts, self.keep_judges, self.keep_statutes, self.keep_case_numbers,
-            self.keep_citations, self.keep_states,
-        )  # fmt: skip
+    @classmethod
+    def from_saved(cls, flags: Mapping[str, Any]) -> PolicyConfig:
+        """The flags as a saved ``pipeline.json`` spells them (``keep_courts`` … beside the
+        filters); an unknown flag raises."""
+        flags = dict(flags)
+        kinds = [f.name for f in fields(KeepZonesConfig) if f"keep_{f.name}" in flags]
+        zones = KeepZonesConfig(**{kind: flags.pop(f"keep_{kind}") for kind in kinds})
+        if "keep_labels" in flags:
+            flags["keep_labels"] = tuple(flags["keep_labels"])
+        return cls(zones=zones, **flags)
 
 
 def keep_zones(text: str, cfg: KeepZonesConfig | PolicyConfig | None = None) -> list[Span]:
     """Character ranges a decision publishes in clear text."""
-    cfg = cfg.zones() if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
+    cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
     zones: list[Span] = []
     if cfg.courts:
         zones += court_zones(text)

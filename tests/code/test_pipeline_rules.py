@@ -16,7 +16,7 @@ from deid.anonymizer.components import apply_policy
 from deid.anonymizer.consistency import propagate
 from deid.anonymizer.ner import TokenClassifier
 from deid.anonymizer.pipeline import Pipeline, PipelineConfig
-from deid.anonymizer.policy import PolicyConfig, keep_zones
+from deid.anonymizer.policy import KeepZonesConfig, PolicyConfig, keep_zones
 from deid.schema import LITERATURE, PERSON, PUBLIC_ENTITY, Document, Span
 from deid.sources.io import read_jsonl, write_jsonl
 from deid.training.data import LabelledText
@@ -242,7 +242,7 @@ def test_literature_citations_keep_their_authors(gold):
     author = re.match(r"[A-ZÄÖÜ][a-zäöüß]+", doc.text[zone.start : zone.end])
     span = Span(zone.start, zone.start + author.end(), PERSON, 0.99, "model")
     assert apply_policy(doc.text, [span]) == []
-    assert apply_policy(doc.text, [span], PolicyConfig(keep_citations=False)) == [span]
+    assert apply_policy(doc.text, [span], PolicyConfig(zones=KeepZonesConfig(citations=False))) == [span]
     # a party named before a comma is no author: the sentence ends before any edition
     text = "Der Zeuge Meierhofer, der in der Nähe wohnt. Er verweist auf Fischer, StGB, 66. Aufl."
     party = Span(10, 20, PERSON, 0.9, "model")
@@ -255,7 +255,7 @@ def test_pages_of_the_judgment_under_review_are_kept(gold):
     ua = re.search(r"\(UA S\. \d", doc.text)
     span = Span(ua.start() + 1, ua.start() + 3, PERSON, 0.4, "model")
     assert apply_policy(doc.text, [span]) == []
-    assert apply_policy(doc.text, [span], PolicyConfig(keep_citations=False)) == [span]
+    assert apply_policy(doc.text, [span], PolicyConfig(zones=KeepZonesConfig(citations=False))) == [span]
 
 
 def test_judges_with_a_short_title_are_kept():
@@ -266,7 +266,7 @@ def test_judges_with_a_short_title_are_kept():
     name = Span(at, at + re.match(r"\w+", doc.text[at:]).end(), PERSON, 0.6, "model")
     title = Span(at - len("RiBGH Dr. "), at - len(" Dr. "), PERSON, 0.6, "model")
     assert apply_policy(doc.text, [title, name]) == []
-    assert apply_policy(doc.text, [title, name], PolicyConfig(keep_judges=False)) == [title, name]
+    assert apply_policy(doc.text, [title, name], PolicyConfig(zones=KeepZonesConfig(judges=False))) == [title, name]
 
 
 def test_public_web_addresses_are_kept_but_a_company_site_is_not():
@@ -326,7 +326,7 @@ def test_state_names_are_public_but_do_not_shield_longer_spans(gold):
     alone = Span(zone.start, zone.end, "LOCATION", 0.9, "model")
     longer = Span(zone.start, zone.end + 4, "ORGANIZATION", 0.9, "model")
     assert apply_policy(doc.text, [alone, longer]) == [longer]
-    assert apply_policy(doc.text, [alone], PolicyConfig(keep_states=False)) == [alone]
+    assert apply_policy(doc.text, [alone], PolicyConfig(zones=KeepZonesConfig(states=False))) == [alone]
 
 
 # --- threshold calibration ---------------------------------------------------------------
