@@ -16,7 +16,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,15 +54,8 @@ class BatchSummary:
     reasons: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "processed": self.processed,
-            "skipped_done": self.skipped_done,
-            "quarantined": self.quarantined,
-            "failed": self.failed,
-            "characters": self.characters,
-            "seconds": round(self.seconds, 3),
-            "reasons": dict(sorted(self.reasons.items())),
-        }
+        """The counts, seconds rounded to milliseconds, reasons in name order."""
+        return asdict(self) | {"seconds": round(self.seconds, 3), "reasons": dict(sorted(self.reasons.items()))}
 
 
 class SettingsChanged(ValueError):
