@@ -97,15 +97,26 @@ def recognizers_v1(cfg: RecognizersConfig) -> Step:
 # spans as they entered the first of them (ChainContext.candidates) ------------------------
 
 
-@register(KEEP_ZONES, 1, KeepZonesConfig, filter=True,
-          description="courts, judges, laws, citations, states kept public")  # fmt: skip
-def keep_zones_v1(cfg: KeepZonesConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        context.zones = zones = keep_zones(text, cfg)
-        starts = [z.start for z in zones]
-        return [s for s in spans if not in_keep_zone(zones, starts, s)]
+def _keep_zones_step(signature: int) -> Callable[[KeepZonesConfig], Step]:
+    """The factory of the keep-zones step whose judges' signature block ends at the lines of
+    ``signature`` (deid.anonymizer.policy.SIGNATURE_LINES)."""
 
-    return run
+    def factory(cfg: KeepZonesConfig) -> Step:
+        def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+            context.zones = zones = keep_zones(text, cfg, signature)
+            starts = [z.start for z in zones]
+            return [s for s in spans if not in_keep_zone(zones, starts, s)]
+
+        return run
+
+    return factory
+
+
+register(KEEP_ZONES, 1, KeepZonesConfig, filter=True,
+         description="courts, judges, laws, citations, states kept public")(_keep_zones_step(1))  # fmt: skip
+register(KEEP_ZONES, 2, KeepZonesConfig, filter=True,
+         description="courts, judges, laws, citations, states kept public; signature lines with a "
+                     "first-name initial or the judge's office")(_keep_zones_step(2))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -265,7 +276,7 @@ def apply_policy(
     that the old policy flags ``cfg`` map to (:func:`legacy_chain`), run on the ``zones``
     given (default: those the flags find)."""
     cfg = cfg or PolicyConfig()
-    zones = keep_zones(text, cfg) if zones is None else zones
+    zones = keep_zones(text, cfg, signature=1) if zones is None else zones
     steps = legacy_chain(policy=cfg, recognizers=False, consistency=False)
     filtered = Chain([s for s in steps if s.name != KEEP_ZONES])(text, list(spans))
     starts = [z.start for z in zones]

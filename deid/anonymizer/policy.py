@@ -87,7 +87,20 @@ PUBLIC_SITE = re.compile(
 _NAME = rf"(?:(?:Dr\.|Prof\.|von|van|de|zu)\s)*{_CAPITALIZED}"
 _BENCH_START = re.compile(r"\bdurch\s(?:den|die)\s(?:Vorsitzende|Präsident|Richter|Vizepräsident)", re.I)
 _BENCH_END = re.compile(r"\b(?:für Recht erkannt|beschlossen|entschieden|beraten)\b")
-_SIGNATURE_LINE = re.compile(rf"^\s*(?:{_NAME}\s?){{1,3}}\s*$")
+# A line of the signature block closing a decision, by keep_zones version (the chain's
+# ``keep_zones`` component): version 1 knew lines of one to three names ("Gallner",
+# "Dr. Ronny Schimmer") of at most 60 characters; version 2 also takes a first-name initial
+# ("M. Rennpferdt", 10 of the 22 bundled BAG decisions sign so) and the judge's office before
+# the name ("Vorsitzender Richter am Landesarbeitsgericht Dr. Reinfelder", lower courts).
+_INITIALED_NAME = rf"(?:(?:Dr\.|Prof\.|von|van|de|zu|[A-ZÄÖÜ]\.)\s)*{_CAPITALIZED}"
+_OFFICE = (
+    r"(?:(?:Vorsitzende[rn]?|Vizepräsident(?:in)?|Präsident(?:in)?|[Ee]hrenamtliche[rn]?|Richter(?:in)?)\s){1,3}"
+    r"(?:(?:am|an\sdem|beim)\s[A-ZÄÖÜ][\w\-]*(?:gericht|hof)\s)?"
+)
+SIGNATURE_LINES: dict[int, tuple[re.Pattern[str], int]] = {  # version → (line, longest line)
+    1: (re.compile(rf"^\s*(?:{_NAME}\s?){{1,3}}\s*$"), 60),
+    2: (re.compile(rf"^\s*(?:{_OFFICE})?(?:{_INITIALED_NAME}\s?){{1,3}}\s*$"), 100),
+}
 # "RiBGH Dr. Tiemann ist wegen Urlaubs gehindert zu unterschreiben": a judge's short title
 _JUDGE_TITLE = re.compile(
     rf"\b(?:V?Rin?|VPräs(?:in)?|Präs(?:in)?){_COURT_ABBR}\b"
@@ -145,8 +158,11 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-def keep_zones(text: str, cfg: KeepZonesConfig | PolicyConfig | None = None) -> list[Span]:
-    """Character ranges a decision publishes in clear text."""
+def keep_zones(
+    text: str, cfg: KeepZonesConfig | PolicyConfig | None = None, signature: int = max(SIGNATURE_LINES)
+) -> list[Span]:
+    """Character ranges a decision publishes in clear text (``signature``: which version's
+    signature lines close the judges' block, :data:`SIGNATURE_LINES`)."""
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
     zones: list[Span] = []
     if cfg.courts:
@@ -160,7 +176,7 @@ def keep_zones(text: str, cfg: KeepZonesConfig | PolicyConfig | None = None) -> 
         zones += [Span(m.start(), m.end(), LITERATURE) for m in LITERATURE_CITATION.finditer(text)]
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
     if cfg.judges:
-        zones += judge_zones(text)
+        zones += judge_zones(text, signature)
     if cfg.states:
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in _states().finditer(text)]
     return sorted(zones)
@@ -227,7 +243,7 @@ def court_zones(text: str) -> list[Span]:
     return zones
 
 
-def judge_zones(text: str) -> list[Span]:
+def judge_zones(text: str, signature: int = max(SIGNATURE_LINES)) -> list[Span]:
     """The bench line ("durch die Vorsitzende Richterin … Dr. X und die Richter Y und Z
     beschlossen"), the signature block (name-only lines closing the decision) and a judge
     named with a short title ("RiBGH Dr. Tiemann")."""
@@ -236,6 +252,7 @@ def judge_zones(text: str) -> list[Span]:
         end = _BENCH_END.search(text, m.end(), min(len(text), m.end() + 600))
         if end:
             zones.append(Span(m.start(), end.start(), "JUDGE"))
+    signature_line, longest = SIGNATURE_LINES[signature]
     lines = text.split("\n")
     pos = len(text)
     block_start = None
@@ -246,7 +263,7 @@ def judge_zones(text: str) -> list[Span]:
         if not stripped:
             pos = start - 1
             continue
-        if _SIGNATURE_LINE.match(stripped) and len(stripped) <= 60:
+        if signature_line.match(stripped) and len(stripped) <= longest:
             block_start = start
             trailing += 1
             pos = start - 1

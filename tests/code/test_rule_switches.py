@@ -217,9 +217,12 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
         ("model", 1), ("recognizers", 1), ("keep_zones", 1), ("keep_labels", 1), ("public_words", 1),
         ("common_nouns", 1), ("lowercase", 1), ("no_name_shape", 1), ("consistency", 1),
     ]  # fmt: skip
-    # the model's settings of then, on the model step; the rest is params.yaml's chain
+    # the model's settings of then, on the model step
     assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
-    assert cfg.chain[1:] == load_settings(ROOT / "params.yaml").pipeline.chain[1:]
+    # the rest is params.yaml's chain but for keep_zones, at version 2 since (signature lines)
+    shipped = load_settings(ROOT / "params.yaml").pipeline.chain
+    assert [(s.name, s.config) for s in cfg.chain[1:]] == [(s.name, s.config) for s in shipped[1:]]
+    assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == ["keep_zones"]
     assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}
     saved = cfg.to_dict()  # saved again: the chain, and where it came from
     assert "policy" not in saved and saved["migrated_from"] == "flags"
@@ -271,17 +274,22 @@ def test_a_changed_component_version_refuses_the_saved_pipeline(tmp_path, monkey
     component, the version it was evaluated with and the one installed, never any text."""
     Pipeline(None, with_money().without("model")).save(tmp_path)
     saved = json.loads((tmp_path / PIPELINE_FILE).read_text(encoding="utf-8"))
-    assert {"name": "keep_zones", "version": 1, "config": {}} in saved["chain"]
+    assert {"name": "keep_zones", "version": 2, "config": {}} in saved["chain"]
     assert build_pipeline(tmp_path).config.chain == with_money().without("model").chain
+    # version 1 (the signature lines of before) stays registered: a pipeline gated with it runs it
+    old = replace(with_money(), chain=tuple(step(s.name, 1) if s.name == "keep_zones" else s
+                                            for s in with_money().without("model").chain))  # fmt: skip
+    Pipeline(None, old).save(tmp_path / "old")
+    assert build_pipeline(tmp_path / "old").config.step("keep_zones").version == 1
     versions = chain_module.registry()["keep_zones"]
-    monkeypatch.setitem(chain_module._REGISTRY, "keep_zones", {2: replace(versions[1], version=2)})
+    monkeypatch.setitem(chain_module._REGISTRY, "keep_zones", {3: replace(versions[2], version=3)})
     with pytest.raises(ChainMismatch) as caught:
         build_pipeline(tmp_path)
     message = str(caught.value)
     assert str(tmp_path / PIPELINE_FILE) in message
-    assert "chain component 'keep_zones' version 1" in message and "this code has version 2" in message
+    assert "chain component 'keep_zones' version 2" in message and "this code has version 3" in message
     assert "re-run the gate" in message
-    assert PipelineConfig().step("keep_zones").version == 2  # a new pipeline gets the new one
+    assert PipelineConfig().step("keep_zones").version == 3  # a new pipeline gets the new one
     # a flags-only pipeline.json ran version 1 of every component: refused as well
     (tmp_path / PIPELINE_FILE).write_text(json.dumps(LEGACY), encoding="utf-8")
     with pytest.raises(ChainMismatch, match="'keep_zones' version 1"):

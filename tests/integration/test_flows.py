@@ -35,6 +35,8 @@ from typing import Any
 import pytest
 import yaml
 
+import deid.anonymizer.components  # noqa: F401 - registers the chain components
+from deid.anonymizer import chain
 from deid.ops import mlflow_registry as registry
 from deid.ops import versioning
 from deid.schema import Document
@@ -482,14 +484,14 @@ def test_a_wrong_tracking_store_fails_the_flow_at_once_in_one_line(
 
 
 # The anonymize flow on a worker whose rule code changed since the champion was gated: the
-# keep_zones component is at version 2 (its version 1 no longer registered).
+# keep_zones component is one version further (the champion's no longer registered).
 CHANGED_WORKER = """
 import runpy, sys
 from dataclasses import replace
 import deid.anonymizer.components  # registers the components, as every construction path does
 from deid.anonymizer import chain
-first = chain.registry()["keep_zones"][1]
-chain._REGISTRY["keep_zones"] = {2: replace(first, version=2)}
+newest = chain.installed_version("keep_zones")
+chain._REGISTRY["keep_zones"] = {newest + 1: replace(chain.component("keep_zones"), version=newest + 1)}
 sys.argv[0] = "flows.anonymize"
 runpy.run_module("flows.anonymize", run_name="__main__", alter_sys=True)
 """
@@ -499,7 +501,8 @@ def test_the_anonymize_flow_refuses_a_champion_its_worker_cannot_run(
     stack_env: Stack, project: Path, inbox: dict[str, Any], retrained: FlowRun, tmp_path: Path
 ) -> None:
     """Production runs the evaluated chain (issue 16, item 2): the registered champion
-    recorded keep_zones version 1; a worker with version 2 fails the flow before any document,
+    recorded keep_zones at the version installed here; a worker one version further fails the
+    flow before any document,
     naming the component, both versions and the commit the champion was registered from."""
     out = tmp_path / "out"
     argv = [sys.executable, "-c", CHANGED_WORKER, "--input", inbox["input"], "--output", str(out),
@@ -510,11 +513,12 @@ def test_the_anonymize_flow_refuses_a_champion_its_worker_cannot_run(
     stack_env.runs.append(run)  # for the privacy check
     assert run.returncode == 1 and run.report["state"] == "FAILED", done.stderr[-3000:]
     message = run.report["message"]
-    assert "chain component 'keep_zones' version 1" in message and "this code has version 2" in message
+    gated = chain.installed_version("keep_zones")
+    assert f"chain component 'keep_zones' version {gated}" in message and f"this code has version {gated + 1}" in message
     client = registry.get_client(stack_env.cfg.mlflow_url)
     champion = registry.alias_version(client, registry.CHAMPION)
     assert f"version {champion.version}, registered from commit {champion.tags['git.commit']}" in message
-    assert "keep_zones@1" in champion.tags["pipeline.chain"].split(",")
+    assert f"keep_zones@{gated}" in champion.tags["pipeline.chain"].split(",")
     # no half-run batch: no input staged, nothing planned or written
     from flows.anonymize import work_dir_for
 

@@ -8,11 +8,13 @@ policy, consistency) on real decision text: what must hold whatever the model's 
 
 The model here is a 4-layer encoder trained for a minute: it marks names, but often types a
 person as an organization, so the tests ask that a name is marked, not how it is typed. The
-keep-zone gaps the last tests show are the policy's (no model involved), marked xfail.
+signature tests hold since keep_zones version 2 (a first-name initial, the judge's office);
+version 1 failed both, which the last test shows.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -98,15 +100,9 @@ def _signed_decision(source: str) -> tuple[str, list[tuple[int, int]]]:
     return tail, names
 
 
-INITIAL_GAP = pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="keep zones: a signature line with an initial ('M. Rennpferdt') is no "
-    "signature line to deid.anonymizer.policy, so the block ends there; 10 of the 22 bundled BAG decisions"
-)
-
-
 @pytest.mark.parametrize("source", [
     "decisions/bag/1-azr-62-23.txt.xz",  # Gallner, Ahrendt, Rinck, Dr. Ronny Schimmer, Dohna
-    pytest.param("decisions/bag/4-azr-286-22.txt.xz", marks=INITIAL_GAP),  # Treber, M. Rennpferdt, …
+    "decisions/bag/4-azr-286-22.txt.xz",  # Treber, M. Rennpferdt, … (keep_zones version 2)
 ])  # fmt: skip
 def test_the_judges_in_the_signature_stay_in_clear_text(pipeline: Pipeline, source: str) -> None:
     """No span touches the signature block: not in the pipeline's output, and not when the
@@ -125,8 +121,6 @@ def test_the_judges_in_the_signature_stay_in_clear_text(pipeline: Pipeline, sour
     assert touched(open_zones.analyze_many([text], model_spans=[proposed])[0]) == names
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="keep zones know name-only signature lines; a line with "
-                   "the judge's office ('Vorsitzender Richter am …') is not one yet")  # fmt: skip
 def test_a_signature_with_the_judges_office_stays_in_clear_text(pipeline: Pipeline) -> None:
     """The signature of many lower courts names each judge with the office: the name must
     stay even when the model marks it."""
@@ -138,3 +132,17 @@ def test_a_signature_with_the_judges_office_stays_in_clear_text(pipeline: Pipeli
     proposed = [Span(start, start + len("Dr. Reinfelder"), PERSON, score=0.99, source=MODEL_SOURCE)]
     rules = Pipeline(None, pipeline.config.without("model"))
     assert not rules.analyze_many([text], model_spans=[proposed])[0]
+
+
+def test_keep_zones_version_1_missed_both_signatures(pipeline: Pipeline) -> None:
+    """What version 2 changed: version 1 ended the block at "M. Rennpferdt" and knew no line
+    with an office, so the model's spans on those judges stayed (an old pipeline still runs it)."""
+    from deid.anonymizer.chain import step
+
+    old = replace(pipeline.config, chain=tuple(step(s.name, 1) if s.name == "keep_zones" else s
+                                               for s in pipeline.config.without("model").chain))  # fmt: skip
+    assert old.step("keep_zones").version == 1
+    text, names = _signed_decision("decisions/bag/4-azr-286-22.txt.xz")
+    proposed = [Span(a, b, PERSON, score=0.99, source=MODEL_SOURCE) for a, b in names]
+    kept_by_v1 = Pipeline(None, old).analyze_many([text], model_spans=[proposed])[0]
+    assert kept_by_v1 and Pipeline(None, pipeline.config.without("model")).analyze_many([text], model_spans=[proposed])[0] == []
