@@ -47,6 +47,15 @@ def digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
 
+def test_a_threshold_without_a_model_is_a_user_error(tmp_path: Path) -> None:
+    """The threshold is the chain's model step's: a rules-only run has none to set."""
+    source, out = inbox(tmp_path), tmp_path / "out"
+    args = ["anonymize", "--rules-only", "--threshold", "0.3", "--input", str(source), "--output", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "a --rules-only run has no model" in result.output
+    assert "Traceback" not in result.output and not out.exists()
+
+
 @pytest.mark.slow
 def test_the_cli_writes_every_document_in_its_own_format(tmp_path: Path) -> None:
     source, out = inbox(tmp_path), tmp_path / "out"

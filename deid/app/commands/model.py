@@ -82,6 +82,8 @@ def anonymize_cmd(
         check_operator(operator)
     except ValueError as exc:
         _fail(str(exc))
+    if rules_only and threshold is not None:
+        _fail("--threshold is the model's: a --rules-only run has no model")
     overrides = {"threshold": threshold} if threshold is not None else None
     model_dir = source = None
     if rules_only:
