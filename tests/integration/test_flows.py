@@ -57,7 +57,9 @@ TRAIN_TINY = {
 }
 FLOORS = {"min_recall": 0.05, "min_precision": 0.0, "min_type_recall": {}, "tolerance": 0.01,
           "min_documents": {"reviews": 2}}  # fmt: skip
-NOTHING = {"use_model": False, "chain": []}
+# a pipeline that finds nothing: no rule, and a model whose threshold no probability reaches
+# (not calibrated on validation, which would lower it)
+NOTHING = {"chain": [{"model": {"threshold": 1.01}}]}
 RAW_DECISION = "data/sources/decisions/bavaria/Y-300-Z-BECKRS-B-2019-N-17491.txt.xz"
 
 
@@ -144,7 +146,7 @@ def retrained(stack_env: Stack, project: Path, saved_reviews: dict[str, Any]) ->
 
 @pytest.fixture(scope="module")
 def worse(stack_env: Stack, project: Path, retrained: FlowRun, saved_reviews: dict[str, Any]) -> FlowRun:
-    quick = TRAIN_TINY | {"max_documents": 4, "windows_per_epoch": 40}
+    quick = TRAIN_TINY | {"max_documents": 4, "windows_per_epoch": 40, "calibrate_threshold": False}
     params = write_params(project, "params.worse.yaml", train=quick, anonymize=NOTHING,
                           reviews=saved_reviews["params"], gate={"min_documents": {"reviews": 99}})  # fmt: skip
     return retrain(stack_env, project, params)
