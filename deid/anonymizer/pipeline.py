@@ -32,6 +32,7 @@ from deid.anonymizer.ner import InferenceConfig, TokenClassifier
 from deid.anonymizer.policy import PolicyConfig
 from deid.schema import Document, Span, spans_to_dicts
 from deid.sources.io import LfView
+from deid.sources.params import field_names
 
 logger = logging.getLogger(__name__)
 
@@ -71,12 +72,12 @@ class PipelineConfig:
 
     @property
     def use_model(self) -> bool:
-        return self.step(MODEL) is not None
+        return self.model is not None
 
     def override(self, **settings: Any) -> PipelineConfig:
         """This config with ``settings`` changed: a model setting (threshold, engine …) on the
         chain's model step, any other on the pipeline config (operator, budget)."""
-        model_keys = {f.name for f in fields(InferenceConfig)}
+        model_keys = field_names(InferenceConfig)
         on_model = {k: v for k, v in settings.items() if k in model_keys}
         if on_model and not self.use_model:
             raise ValueError(f"model settings {sorted(on_model)} given to a pipeline without a model (rules only)")
@@ -144,9 +145,7 @@ class PipelineConfig:
 
 
 # The model settings of a pipeline.json saved before the model was a chain step.
-MODEL_KEYS_BEFORE_CHAIN = frozenset(
-    {"use_model", "threshold", "max_length", "stride", "batch_size", "engine", "quantize"}
-)  # fmt: skip
+MODEL_KEYS_BEFORE_CHAIN = frozenset(field_names(InferenceConfig) | {"use_model"})
 
 
 def _model_before_chain(settings: dict[str, Any]) -> StepConfig:

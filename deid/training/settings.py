@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from deid.anonymizer.chain import Chain, parse_chain, registry
+from deid.anonymizer.ner import InferenceConfig
 from deid.anonymizer.pipeline import PipelineConfig
-from deid.sources.params import DEFAULT_PARAMS, check_keys, load_params, section
+from deid.sources.params import DEFAULT_PARAMS, check_keys, field_names, load_params, section
 from deid.training.data import DataConfig
 from deid.training.loop import TrainConfig
 from deid.training.models import ModelSpec
@@ -80,7 +81,7 @@ SET_ELSEWHERE: dict[str, str] = {
     "anonymize.chain.model.max_length": "model.profiles.<profile>.max_length",
     **{
         f"anonymize.{key}": f"anonymize.chain's model step ({{model: {{{key}: …}}}})"
-        for key in ("threshold", "stride", "batch_size", "engine", "quantize")
+        for key in sorted(field_names(InferenceConfig) - {"max_length"})
     },
     "anonymize.max_length": "model.profiles.<profile>.max_length",
     "anonymize.migrated_from": "deid when it reads a pipeline.json saved before the chain",
