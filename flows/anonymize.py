@@ -126,22 +126,14 @@ def anonymize_chunk(
     the flow's process or on a Dask worker: it gets paths, and the worker's process loads the
     model once for all its chunks."""
     from deid.anonymizer.pipeline import cached_pipeline
-    from deid.ops.batch import run_batch
-    from deid.ops.chunks import chunk_paths, output_record
+    from deid.ops.chunks import anonymize_chunk as anonymize
 
     pipeline, loaded = cached_pipeline(model_dir)
     if loaded:
         get_run_logger().info("model loaded in process %d", os.getpid())
     secret = os.environ.get(SECRET_ENV)
     key = secret.encode("utf-8") if secret else None
-    results, quarantine = chunk_paths(chunk, work_dir)
-
-    def process(doc: Any) -> dict[str, Any]:
-        record = pipeline.anonymize(doc, operator=operator, secret=key)
-        return output_record(doc, record, lineage)
-
-    summary = run_batch(chunk, results, process, quarantine=quarantine, description="anonymize",
-                        show_progress=False)  # fmt: skip
+    summary = anonymize(chunk, work_dir, pipeline, operator, secret=key, lineage=lineage)
     get_run_logger().info("chunk %s: %s", Path(chunk).name, summary.to_dict())
     return summary.to_dict()
 

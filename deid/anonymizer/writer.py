@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from deid.anonymizer.operators import anonymize_text
@@ -45,3 +46,30 @@ def anonymize(
     result = anonymize_text(doc.text, spans, operator, doc_id=doc.id, secret=secret, params=params,
                             per_label=per_label)  # fmt: skip
     return AnonymizedFile(fmt.write(data, result.replacements(), max_bytes), result.text, result.spans, fmt)
+
+
+def write_document(
+    folder: str | Path, doc: Document, record: Mapping[str, Any], operator: str, *,
+    secret: bytes | None = None, plain_text: bool = True,
+) -> Path | None:  # fmt: skip
+    """``folder/<id><suffix>``: a document read from a file comes back in that file's format
+    (the runs of a DOCX, the redacted pages of a PDF ...), neutralized like ``record`` (the
+    pipeline's result for ``doc``). A plain-text or JSONL document is written as UTF-8 text
+    when ``plain_text`` (the batch flow keeps those in its results file only: None). The CLI
+    and the anonymize flow both write through here."""
+    from deid.schema import spans_from_dicts
+    from deid.sources import formats
+    from deid.sources.io import output_path, write_bytes_atomic, write_text_atomic
+
+    fmt = format_of(doc)
+    if not fmt.writes or fmt.name == "text" or doc.source is None:
+        if not plain_text:
+            return None
+        path = output_path(folder, doc.id, ".txt")
+        write_text_atomic(path, record["text"])
+        return path
+    data = formats.load(doc.source)
+    result = anonymize(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
+    path = output_path(folder, doc.id, fmt.output_suffix)
+    write_bytes_atomic(path, result.data)
+    return path

@@ -13,7 +13,10 @@ Outputs of a run (all JSONL but the summary):
 * ``spans.jsonl``: the span report ``{"id", "sha256", "characters", "spans", "counts"}``:
   offsets into the input text, labels, per-label counts; never text;
 * ``quarantine.jsonl``: rejected inputs and failed documents (path or id, reason, size, hash);
-* ``summary.json``: counts.
+* ``summary.json``: counts;
+* ``documents/<id><suffix>``: each document read from a DOCX, PDF, HTML or court XML file,
+  anonymized in that file's own format (``deid.anonymizer.writer``); plain text and JSONL
+  records are in ``anonymized.jsonl`` only.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deid.ops.batch import DUPLICATE_ID, completed_ids, settings_conflict
+from deid.ops.batch import DUPLICATE_ID, BatchSummary, completed_ids, run_batch, settings_conflict
 from deid.schema import Document
 from deid.sources.inputs import iter_input
 from deid.sources.io import Rejected, sha256_bytes, text_hash, write_jsonl, write_text_atomic
@@ -39,6 +42,7 @@ RESULTS, SPANS, QUARANTINE, SUMMARY = (
     "summary.json",
 )
 CHUNK_DIR, RESULT_DIR = "chunks", "results"
+DOCUMENT_DIR = "documents"  # files in their own format: below RESULT_DIR while running, then out
 SETTINGS = "settings.json"  # what the chunk results were made with (forget_other_results)
 INPUT_DIR = "input"  # an S3 input staged below the work dir
 
@@ -140,7 +144,10 @@ def plan_chunks(
 
 
 def _input_record(doc: Document) -> dict[str, Any]:
-    return {"id": doc.id, "text": doc.text, "meta": doc.meta}
+    """A chunk line; a document read from a file keeps its path, so that the chunk can write
+    it back in its format (the file is still there: inputs are discarded after the run)."""
+    source = {"source": doc.source} if doc.source else {}
+    return {"id": doc.id, "text": doc.text, "meta": doc.meta, **source}
 
 
 def _rejected_record(
@@ -184,6 +191,30 @@ def output_record(
 
         out["lineage"] = for_input(lineage, doc.text)
     return out
+
+
+def anonymize_chunk(
+    chunk: str | Path, work_dir: str | Path, pipeline: Any, operator: str | None = None, *,
+    secret: bytes | None = None, lineage: dict[str, Any] | None = None,
+) -> BatchSummary:  # fmt: skip
+    """Anonymize one chunk file with ``pipeline`` (``deid.anonymizer.pipeline.Pipeline``),
+    document by document, into its result file; resumes a partial result. A document read
+    from a file with a writer is also written back in its format below the work dir. A
+    document that fails (its file changed since it was read, say) is quarantined with the
+    reason, and the chunk goes on."""
+    from deid.anonymizer.writer import write_document
+
+    results, quarantine = chunk_paths(chunk, work_dir)
+    folder = Path(work_dir) / RESULT_DIR / DOCUMENT_DIR
+    op = operator or pipeline.config.operator
+
+    def process(doc: Document) -> dict[str, Any]:
+        record = pipeline.anonymize(doc, operator=op, secret=secret)
+        write_document(folder, doc, record, op, secret=secret, plain_text=False)
+        return output_record(doc, record, lineage)
+
+    return run_batch(chunk, results, process, quarantine=quarantine, description="anonymize",
+                     show_progress=False)  # fmt: skip
 
 
 def discard_inputs(work_dir: str | Path) -> list[str]:
@@ -241,12 +272,28 @@ def write_outputs(
         labels.update(counts)
         span_rows.append({"id": doc_id, "sha256": rec["sha256"], "characters": rec["characters"],
                           "spans": rec["spans"], "counts": dict(sorted(counts.items()))})  # fmt: skip
+    documents = _copy_documents(work_dir / RESULT_DIR / DOCUMENT_DIR, out_dir, set(records))
     write_jsonl(out_dir / RESULTS, (_result_row(records[i]) for i in sorted(records)))
     write_jsonl(out_dir / SPANS, span_rows)
     write_jsonl(out_dir / QUARANTINE, quarantine)
     summary.spans = sum(labels.values())
     summary.labels = dict(sorted(labels.items()))
     summary.reasons = dict(sorted(Counter(q["reason"] for q in quarantine).items()))
-    summary.files = [RESULTS, SPANS, QUARANTINE, SUMMARY]
+    summary.files = [RESULTS, SPANS, QUARANTINE, SUMMARY, *documents]
     write_text_atomic(out_dir / SUMMARY, json.dumps(summary.to_dict(), indent=2) + "\n")
     return summary
+
+
+def _copy_documents(folder: Path, out_dir: Path, ids: set[str]) -> list[str]:
+    """The files written in their own format, of the documents this run's outputs hold, to
+    ``out_dir/documents/`` (the same relative names); returns those names."""
+    from deid.sources.formats import strip_suffix
+    from deid.sources.io import write_bytes_atomic
+
+    names = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []:
+        rel = path.relative_to(folder).as_posix()
+        if strip_suffix(rel) in ids:
+            write_bytes_atomic(out_dir / DOCUMENT_DIR / rel, path.read_bytes())
+            names.append(f"{DOCUMENT_DIR}/{rel}")
+    return names

@@ -186,3 +186,58 @@ def test_results_carry_the_lineage_of_each_record(inbox: Path, tmp_path: Path) -
     for row in rows:
         digest = hashlib.sha256(texts[row["id"]].encode("utf-8")).hexdigest()
         assert row["lineage"] == lineage | {"input_sha256": digest}
+
+
+def test_a_docx_comes_back_as_docx_and_a_changed_one_is_quarantined(tmp_path: Path) -> None:
+    """A real rules-only pipeline over a DOCX decision and two plain-text ones: the DOCX is
+    written back in its format among the outputs (the account number gone from its XML, its
+    text the results file's), plain text only in the results file; a DOCX whose file changed
+    after planning is quarantined (the reason names the error class, never the file name) and
+    the chunk goes on."""
+    import io
+    import zipfile
+
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+    from deid.sources import formats
+    from tests.code.formats_data import IBAN
+    from tests.code.test_formats_docx import build_docx
+
+    inbox, work, out = tmp_path / "inbox", tmp_path / "work", tmp_path / "out"
+    (inbox / "sub").mkdir(parents=True)
+    data = build_docx()
+    (inbox / "sub" / "urteil.docx").write_bytes(data)
+    (inbox / "changed.docx").write_bytes(data)
+    for rel in DECISIONS[:2]:
+        (inbox / Path(rel).name.removesuffix(".xz")).write_text(read_source(rel), encoding="utf-8")
+    pipeline = build_pipeline(config=PipelineConfig.rules_only())
+    plan = chunks.plan_chunks(inbox, work, 2)
+    (inbox / "changed.docx").write_bytes(_edited(data))
+    for chunk in plan.chunks:
+        chunks.anonymize_chunk(chunk, work, pipeline, "label")
+    summary = chunks.write_outputs(work, out, plan.rejected)
+
+    assert (summary.documents, summary.quarantined) == (3, 1)
+    (failed,) = read_jsonl(out / chunks.QUARANTINE)
+    assert (failed["id"], failed["reason"]) == ("changed", "processing failed: InputError")
+    assert summary.files[4:] == ["documents/sub/urteil.docx"]
+    written = (out / "documents/sub/urteil.docx").read_bytes()
+    with zipfile.ZipFile(io.BytesIO(written)) as archive:
+        xml = b"".join(archive.read(n) for n in archive.namelist())
+    assert IBAN.encode() not in xml and b"[IBAN]" in xml
+    results = {r["id"]: r for r in read_jsonl(out / chunks.RESULTS)}
+    assert formats.read(written, name="urteil.docx").text == results["sub/urteil"]["text"]
+    assert sorted(p.name for p in (out / "documents").rglob("*") if p.is_file()) == ["urteil.docx"]
+
+
+def _edited(data: bytes) -> bytes:
+    """The DOCX with one word of its first paragraph changed, as an editor would save it."""
+    import io
+
+    import docx
+
+    document = docx.Document(io.BytesIO(data))
+    run = document.paragraphs[0].runs[0]
+    run.text = run.text + " (geändert)"
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()

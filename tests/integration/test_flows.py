@@ -160,8 +160,9 @@ def gold_docs(project: Path, limit: int) -> list[Document]:
 def inbox(
     stack_env: Stack, project: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Any]:
-    """Three real decisions (a raw Bavarian one, a rewritten Bavarian and a rewritten LER one
-    with realistic surrogate names), an empty and a binary file, uploaded to S3."""
+    """Four real decisions (a raw Bavarian one, a rewritten Bavarian and a rewritten LER one
+    with realistic surrogate names, and a BVerwG decision with a witness's name and an account
+    number as a Word file), an empty and a binary file, uploaded to S3."""
     folder = tmp_path_factory.mktemp("inbox")
     docs = {"bavaria-raw": lzma.decompress((ROOT / RAW_DECISION).read_bytes()).decode("utf-8")}
     rewritten = [  # the last ones naming at least three persons
@@ -171,6 +172,11 @@ def inbox(
     docs |= {f"gold-{i}": d.text for i, d in enumerate(rewritten)}
     for name, text in docs.items():
         (folder / f"{name}.txt").write_text(text, encoding="utf-8")
+    from deid.sources import formats
+    from tests.code.test_formats_docx import build_docx
+
+    (folder / "urteil.docx").write_bytes(build_docx())
+    docs["urteil"] = formats.read((folder / "urteil.docx").read_bytes(), name="urteil.docx").text
     (folder / "empty.txt").write_bytes(b"")
     (folder / "scan.txt").write_bytes(bytes(range(256)) * 8)
     prefix = f"run-{uuid.uuid4().hex[:8]}"
@@ -364,7 +370,7 @@ def test_anonymize_from_s3_to_s3(
     stack_env: Stack, inbox: dict[str, Any], anonymized: list[FlowRun]
 ) -> None:
     first, again = (run.result for run in anonymized)
-    assert (first["documents"], first["processed"], first["quarantined"]) == (3, 3, 2)
+    assert (first["documents"], first["processed"], first["quarantined"]) == (4, 4, 2)
     assert first["model_version"] is not None
     out = inbox["output"]
     results = read_s3_jsonl(stack_env, f"{out}/anonymized.jsonl")
@@ -386,7 +392,7 @@ def test_anonymize_from_s3_to_s3(
     assert reasons.keys() == {"empty.txt", "scan.txt"} and reasons["empty.txt"] == "empty file"
     assert all(q["input"].startswith(inbox["input"]) for q in quarantine)
     # the re-run resumes: nothing is anonymized twice, the output stays complete
-    assert (again["processed"], again["already_done"], again["documents"]) == (0, 3, 3)
+    assert (again["processed"], again["already_done"], again["documents"]) == (0, 4, 4)
     # every record names what made it (issue 18, item 5)
     version = first["model_version"]
     for row in results:
@@ -395,6 +401,29 @@ def test_anonymize_from_s3_to_s3(
         digest = hashlib.sha256(inbox["texts"][row["id"]].encode("utf-8")).hexdigest()
         assert lineage["input_sha256"] == digest and len(lineage["pipeline_sha256"]) == 64
         assert lineage["components"]["deid"] and lineage["git_commit"]
+
+
+def test_a_word_file_comes_back_as_word_file_on_s3(
+    stack_env: Stack, inbox: dict[str, Any], anonymized: list[FlowRun]
+) -> None:
+    """The DOCX input is in the output in its own format, beside the results file: its text
+    is the anonymized text of the results file, the account number is gone from its XML."""
+    import io
+    import zipfile
+
+    from deid.ops import s3
+    from deid.sources import formats
+    from tests.code.formats_data import IBAN
+
+    assert f"{inbox['output']}/documents/urteil.docx" in anonymized[0].result["uploaded"]
+    location = s3.S3Location.parse(inbox["output"])
+    key = location.key("documents/urteil.docx")
+    body = stack_env.s3().get_object(Bucket=location.bucket, Key=key)["Body"].read()
+    results = {r["id"]: r["text"] for r in read_s3_jsonl(stack_env, f"{inbox['output']}/anonymized.jsonl")}
+    assert formats.read(body, name="urteil.docx").text == results["urteil"]
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        xml = b"".join(archive.read(n) for n in archive.namelist())
+    assert IBAN.encode() not in xml and b"[IBAN]" in xml
 
 
 def test_a_finished_anonymize_run_keeps_no_clear_copy_of_its_inputs(
@@ -406,15 +435,15 @@ def test_a_finished_anonymize_run_keeps_no_clear_copy_of_its_inputs(
     left = [p for p in work.rglob("*") if p.is_file()]
     assert left and not [p for p in left if {"chunks", "input"} & set(p.relative_to(work).parts)]
     assert any(p.parent.name == "results" for p in left)
-    contents = [p.read_text(encoding="utf-8") for p in left]
-    assert not any(text in c for c in contents for text in inbox["texts"].values())
+    contents = [p.read_bytes() for p in left]
+    assert not any(text.encode() in c for c in contents for text in inbox["texts"].values())
 
 
 def test_anonymize_output_is_versioned_on_the_s3_remote(
     stack_env: Stack, project: Path, anonymized: list[FlowRun]
 ) -> None:
     tracked = anonymized[0].result["dvc"]
-    assert tracked["pushed"] and tracked["version"]["nfiles"] == 4
+    assert tracked["pushed"] and tracked["version"]["nfiles"] == 5  # with documents/urteil.docx
     status = versioning.status(["data/anonymized.dvc"], repo=project)
     assert status.clean, status.to_dict()
     assert versioning.remotes(project)[versioning.default_remote(project)].startswith("s3://dvc/")
@@ -427,7 +456,7 @@ def test_anonymize_progress_and_summary_artifacts(
     assert found["anonymize-progress"]["type"] == "progress"
     assert float(found["anonymize-progress"]["data"]) == 100.0
     summary = found["anonymize-summary"]["data"]
-    assert "| in the output | 3 |" in summary and "empty file" in summary
+    assert "| in the output | 4 |" in summary and "empty file" in summary
     assert flow_run(stack_env, anonymized[1])["state_type"] == "COMPLETED"
 
 

@@ -74,6 +74,7 @@ def anonymize_cmd(
     the environment variable DEID_SECRET."""
     from deid.anonymizer.operators import check_operator
     from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+    from deid.anonymizer.writer import write_document
     from deid.ops.batch import SettingsChanged, run_batch, run_settings
     from deid.ops.lineage import for_input, run_lineage
     from deid.sources.io import write_text_atomic
@@ -106,7 +107,7 @@ def anonymize_cmd(
         if output.suffix == ".txt":
             write_text_atomic(output, record["text"])
         elif text_out:
-            _write_document(output, doc, record, op, secret)
+            write_document(output, doc, record, op, secret=secret)
         return record
 
     report = output.with_suffix(".spans.jsonl") if output.suffix == ".txt" else (output / "spans.jsonl" if text_out else output)
@@ -116,24 +117,6 @@ def anonymize_cmd(
     except SettingsChanged as exc:
         _fail(str(exc))
     console.print_json(json.dumps(summary.to_dict()))
-
-
-def _write_document(folder: Path, doc, record: dict, operator: str, secret: bytes | None) -> None:
-    """``folder/<id><suffix>``: a document read from a file comes back in that file's format
-    (``deid.sources.formats``: the runs of a DOCX, the redacted pages of a PDF ...), a plain-text
-    or JSONL document as UTF-8 text."""
-    from deid.anonymizer.writer import anonymize as anonymize_file
-    from deid.schema import spans_from_dicts
-    from deid.sources import formats
-    from deid.sources.io import output_path, write_bytes_atomic, write_text_atomic
-
-    fmt = formats.format_of(doc)
-    if not fmt.writes or fmt.name == "text" or doc.source is None:
-        write_text_atomic(output_path(folder, doc.id, ".txt"), record["text"])
-        return
-    data = formats.load(doc.source)
-    result = anonymize_file(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
-    write_bytes_atomic(output_path(folder, doc.id, fmt.output_suffix), result.data)
 
 
 def _model_source(model: str | None):
