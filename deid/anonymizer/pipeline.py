@@ -244,6 +244,10 @@ class Pipeline:
 
     # --- neutralization ------------------------------------------------------------------
 
+    def operator_for(self, operator: str | None) -> str:
+        """The operator a caller asked for, else the one this pipeline was saved with."""
+        return operator or self.config.operator
+
     def anonymize(
         self,
         doc: Document,
@@ -256,7 +260,7 @@ class Pipeline:
         from deid.anonymizer.operators import anonymize_text
 
         spans = self.analyze(doc.text) if spans is None else spans
-        result = anonymize_text(doc.text, spans, operator or self.config.operator, doc_id=doc.id, secret=secret)
+        result = anonymize_text(doc.text, spans, self.operator_for(operator), doc_id=doc.id, secret=secret)
         return {"id": doc.id, "text": result.text, "spans": spans_to_dicts(spans)}
 
     # --- persistence -----------------------------------------------------------------------

@@ -12,9 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from deid.anonymizer.operators import anonymize_text
-from deid.schema import Document, Span
-from deid.sources.formats import DocumentFormat, format_of
-from deid.sources.io import DEFAULT_MAX_BYTES, InputError
+from deid.schema import Document, Span, spans_from_dicts
+from deid.sources.formats import DocumentFormat, format_of, load
+from deid.sources.io import (
+    DEFAULT_MAX_BYTES,
+    InputError,
+    output_path,
+    write_bytes_atomic,
+    write_text_atomic,
+)
 
 
 @dataclass(frozen=True)
@@ -57,10 +63,6 @@ def write_document(
     pipeline's result for ``doc``). A plain-text or JSONL document is written as UTF-8 text
     when ``plain_text`` (the batch flow keeps those in its results file only: None). The CLI
     and the anonymize flow both write through here."""
-    from deid.schema import spans_from_dicts
-    from deid.sources import formats
-    from deid.sources.io import output_path, write_bytes_atomic, write_text_atomic
-
     fmt = format_of(doc)
     if not fmt.writes or fmt.name == "text" or doc.source is None:
         if not plain_text:
@@ -68,7 +70,7 @@ def write_document(
         path = output_path(folder, doc.id, ".txt")
         write_text_atomic(path, record["text"])
         return path
-    data = formats.load(doc.source)
+    data = load(doc.source)
     result = anonymize(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
     path = output_path(folder, doc.id, fmt.output_suffix)
     write_bytes_atomic(path, result.data)

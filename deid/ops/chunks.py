@@ -32,8 +32,16 @@ from typing import Any
 
 from deid.ops.batch import DUPLICATE_ID, BatchSummary, completed_ids, run_batch, settings_conflict
 from deid.schema import Document
+from deid.sources.formats import strip_suffix
 from deid.sources.inputs import iter_input
-from deid.sources.io import Rejected, sha256_bytes, text_hash, write_jsonl, write_text_atomic
+from deid.sources.io import (
+    Rejected,
+    sha256_bytes,
+    text_hash,
+    write_bytes_atomic,
+    write_jsonl,
+    write_text_atomic,
+)
 
 RESULTS, SPANS, QUARANTINE, SUMMARY = (
     "anonymized.jsonl",
@@ -206,7 +214,7 @@ def anonymize_chunk(
 
     results, quarantine = chunk_paths(chunk, work_dir)
     folder = Path(work_dir) / RESULT_DIR / DOCUMENT_DIR
-    op = operator or pipeline.config.operator
+    op = pipeline.operator_for(operator)
 
     def process(doc: Document) -> dict[str, Any]:
         record = pipeline.anonymize(doc, operator=op, secret=secret)
@@ -287,11 +295,8 @@ def write_outputs(
 def _copy_documents(folder: Path, out_dir: Path, ids: set[str]) -> list[str]:
     """The files written in their own format, of the documents this run's outputs hold, to
     ``out_dir/documents/`` (the same relative names); returns those names."""
-    from deid.sources.formats import strip_suffix
-    from deid.sources.io import write_bytes_atomic
-
     names = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []:
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):  # none before any writes
         rel = path.relative_to(folder).as_posix()
         if strip_suffix(rel) in ids:
             write_bytes_atomic(out_dir / DOCUMENT_DIR / rel, path.read_bytes())

@@ -95,7 +95,7 @@ def anonymize_cmd(
         pipeline = build_pipeline(model_dir, overrides=overrides)
     lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
     secret = _secret()
-    op = operator or pipeline.config.operator
+    op = pipeline.operator_for(operator)
     if op == "pseudonymize" and not secret:
         raise typer.BadParameter(f"pseudonymize needs a secret key in ${SECRET_ENV}")
 

@@ -51,7 +51,7 @@ def serve_cmd(
     overrides = ServedModel.budget_overrides(pipeline.config, timeout)
     served = ServedModel(with_overrides(pipeline, overrides), source, overrides)
     settings = ServiceSettings(host=host, port=port, token=token, max_bytes=max_bytes, timeout=timeout,
-                               reviews_dir=reviews, operator=operator or pipeline.config.operator)  # fmt: skip
+                               reviews_dir=reviews, operator=pipeline.operator_for(operator))  # fmt: skip
     secret = os.environ.get(SECRET_ENV, "").encode("utf-8") or None
     app = create_app(served, settings, secret=secret)
     install_log_filters()
