@@ -57,20 +57,34 @@ def _is_attached(text: str, span: Span, context: ChainContext) -> bool:
 # --- detection -----------------------------------------------------------------------------
 
 
-@register(MODEL, 1, InferenceConfig, batched=True,
-          description="the token classifier (deid.anonymizer.ner): overlapping windows, the most central "
-                      "window's prediction per token, a score threshold, spans widened to whole words")  # fmt: skip
-def model_v1(cfg: InferenceConfig) -> Step:
+@dataclass(frozen=True)
+class InferenceConfigV1(InferenceConfig):
+    """``model@1``'s settings: fp32, the precision every pipeline gated before version 2
+    ran in on the CPU (a saved ``model@1`` step runs as it was evaluated)."""
+
+    precision: str = "fp32"
+
+
+def _model_step(cfg: InferenceConfig) -> Step:
     """Never run per document: the pipeline runs the model over all texts of a call before
     the other steps (``Pipeline.model_spans``, batched windows), and the chain starts from
     its spans. Registered so that the inference code and its settings carry a version that
     ``pipeline.json`` and the registered model record (change the windowing or decoding of
-    ``TokenClassifier``: register version 2)."""
+    ``TokenClassifier``: register a new version)."""
 
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         return spans
 
     return run
+
+
+register(MODEL, 1, InferenceConfigV1, batched=True,
+         description="the token classifier (deid.anonymizer.ner): overlapping windows, the most central "
+                     "window's prediction per token, a score threshold, spans widened to whole words; "
+                     "fp32")(_model_step)  # fmt: skip
+register(MODEL, 2, InferenceConfig, batched=True,
+         description="model@1 with the precision chosen by hardware (deid.anonymizer.precision): bf16 on "
+                     "a CPU with bf16 matrix units, fp32 on any other")(_model_step)  # fmt: skip
 
 
 @dataclass(frozen=True)

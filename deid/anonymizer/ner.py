@@ -18,8 +18,10 @@ import numpy as np
 import torch
 from transformers import PreTrainedModel, PreTrainedTokenizerFast
 
+from deid.anonymizer.checkpoint import load_model, load_tokenizer, uses_features
 from deid.anonymizer.features import token_features, word_bounds
-from deid.schema import MODEL_SOURCE, Span
+from deid.anonymizer.precision import autocast, choose_precision, describe
+from deid.schema import LABELS, MODEL_SOURCE, Span
 
 if TYPE_CHECKING:
     from deid.anonymizer.budget import Deadline
@@ -45,6 +47,9 @@ class InferenceConfig:
     batch_size: int = 16
     engine: str = "torch"  # torch | onnx (CPU: ONNX Runtime, deid.anonymizer.onnx_engine); a GPU runs torch
     quantize: str = "none"  # none | int8 (onnx engine only: per-channel dynamic quantization)
+    # torch engine: auto (bf16 on a CPU with bf16 matrix units or a GPU, else fp32;
+    # deid.anonymizer.precision) | fp32 | bf16. The onnx engine runs its fp32 (or int8) graph.
+    precision: str = "auto"
 
 
 def encode_windows(tokenizer: Any, texts: list[str], max_length: int, stride: int) -> Any:
@@ -79,8 +84,6 @@ class TokenClassifier:
         id2label = {int(k): v for k, v in model.config.id2label.items()}
         self.tags = [id2label[i] for i in range(len(id2label))]
         self.o_index = self.tags.index("O")
-        from deid.schema import LABELS
-
         # only sensitive types are predicted as spans; keep types (judge, court, law …) count
         # as "not sensitive" together with O
         types = sorted({t[2:] for t in self.tags if t != "O" and t[2:] in LABELS})
@@ -91,8 +94,6 @@ class TokenClassifier:
             [i for i, t in enumerate(self.tags) if t != "O" and t[2:] == typ] for typ in types
         ]
         self._b_cols = {i for i, t in enumerate(self.tags) if t.startswith("B-")}
-        from deid.training.models import uses_features
-
         self.features = uses_features(model)
         self._onnx: OnnxRunner | None = None
 
@@ -107,6 +108,23 @@ class TokenClassifier:
             raise ValueError("int8 runs on the onnx engine (engine: onnx)")
         return cfg.engine == "onnx" and self.device.type == "cpu"
 
+    @property
+    def precision(self) -> str:
+        """The precision inference runs in on this machine: the torch engine's chosen one
+        (``InferenceConfig.precision``), int8 or fp32 for the ONNX graph."""
+        if self.uses_onnx():
+            if self.config.precision not in ("auto", "fp32"):
+                raise ValueError(f"precision {self.config.precision!r} runs on the torch engine only "
+                                 "(ONNX Runtime has no bf16 kernels on the CPU)")  # fmt: skip
+            return "int8" if self.config.quantize == "int8" else "fp32"
+        return choose_precision(self.config.precision, self.device)
+
+    def runtime(self) -> dict[str, str | None]:
+        """What runs the model here (device, engine, precision, the CPU's matrix units): for
+        lineage and run records, as the precision depends on the machine."""
+        engine = "onnx" if self.uses_onnx() else "torch"
+        return {**describe(self.device, self.precision), "engine": engine}
+
     def logits(self, ids: torch.Tensor, mask: torch.Tensor, types: torch.Tensor) -> torch.Tensor:
         """One batch of windows through the configured engine. ``self.model`` stays the torch
         fp32 model: it is what gets trained and saved; the ONNX graph is exported from it the
@@ -118,17 +136,13 @@ class TokenClassifier:
                 self._onnx = OnnxRunner(self.model, self.config.quantize)
             return torch.from_numpy(self._onnx(ids.numpy(), mask.numpy(), types.numpy()))
         ids, mask, types = ids.to(self.device), mask.to(self.device), types.to(self.device)
-        autocast = self.device.type == "cuda"
-        with torch.autocast(self.device.type, enabled=autocast, dtype=torch.bfloat16 if autocast else None):
+        with autocast(self.device, self.precision):
             return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
 
     @classmethod
     def from_pretrained(
         cls, path: str | Path, config: InferenceConfig | None = None, device: str = "auto"
     ) -> TokenClassifier:
-        from deid.training.models import load_model
-        from deid.training.tokenizer import load_tokenizer
-
         dev = pick_device(device)
         return cls(load_model(path, dev), load_tokenizer(path), config, dev)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from deid.anonymizer.budget import Deadline, DocumentBudget
 from deid.anonymizer.chain import Chain, ChainMismatch, StepConfig, chain_to_list, parse_chain, step
+from deid.anonymizer.checkpoint import save_model
 from deid.anonymizer.components import (
     MODEL,
     MODEL_DEFAULTS_BEFORE_CHAIN,
@@ -37,6 +38,7 @@ from deid.sources.params import field_names
 logger = logging.getLogger(__name__)
 
 PIPELINE_FILE = "pipeline.json"
+TRAINED_WITH = "trained_with"  # pipeline.json: what trained the model (a record, not a setting)
 MODEL_DIR = "model"
 
 
@@ -118,7 +120,7 @@ class PipelineConfig:
         before the model was a chain step gets a version-1 model step from its model settings;
         a chain entry at a version this code does not have raises
         :class:`deid.anonymizer.chain.ChainMismatch`."""
-        data = dict(data)
+        data = {k: v for k, v in data.items() if k != TRAINED_WITH}
         legacy = {k: data.pop(k) for k in sorted(LEGACY_CHAIN_KEYS | RETIRED_SWITCHES) if k in data}
         model = {k: data.pop(k) for k in sorted(MODEL_KEYS_BEFORE_CHAIN) if k in data}
         # saved before the model was a step: the model ran unless use_model was off (a chain
@@ -265,14 +267,20 @@ class Pipeline:
 
     # --- persistence -----------------------------------------------------------------------
 
-    def save(self, directory: str | Path) -> None:
+    def runtime(self) -> dict[str, str | None]:
+        """What runs the model in this process (deid.anonymizer.ner.TokenClassifier.runtime);
+        empty for rules only."""
+        return self.classifier.runtime() if self.config.use_model and self.classifier is not None else {}
+
+    def save(self, directory: str | Path, trained_with: dict[str, str | None] | None = None) -> None:
+        """Weights, tokenizer and ``pipeline.json``; ``trained_with`` (device, precision, the
+        CPU's matrix units) is recorded there beside the settings."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         if self.classifier is not None:
-            from deid.training.models import save_model
-
             save_model(self.classifier.model, self.classifier.tokenizer, directory / MODEL_DIR)
-        (directory / PIPELINE_FILE).write_text(json.dumps(self.config.to_dict(), indent=2), encoding="utf-8")
+        record = self.config.to_dict() | ({TRAINED_WITH: trained_with} if trained_with else {})
+        (directory / PIPELINE_FILE).write_text(json.dumps(record, indent=2), encoding="utf-8")
 
 
 # pipelines loaded in this process (cached_pipeline), the most recently used last

@@ -215,6 +215,10 @@ def anonymize_chunk(
     results, quarantine = chunk_paths(chunk, work_dir)
     folder = Path(work_dir) / RESULT_DIR / DOCUMENT_DIR
     op = pipeline.operator_for(operator)
+    if lineage is not None:
+        from deid.ops.lineage import with_runtime
+
+        lineage = with_runtime(lineage, pipeline.runtime())
 
     def process(doc: Document) -> dict[str, Any]:
         record = pipeline.anonymize(doc, operator=op, secret=secret)

@@ -1,8 +1,10 @@
 """What made an anonymized record, written into the record itself, so any published decision
 can be traced back: the model (URI, registered name, version and the alias it was asked by),
 the pipeline's settings (sha256 of its ``pipeline.json``), the versions of deid and of the
-libraries that decide the output, the git commit of the code that ran, and the sha256 of
-the input text. Hashes and versions only: a lineage never holds text.
+libraries that decide the output, the git commit of the code that ran, what ran the model
+(device, engine and precision: bf16 or fp32 is chosen by the machine's hardware, so it is
+recorded where the record was made), and the sha256 of the input text. Hashes and versions
+only: a lineage never holds text.
 """
 
 from __future__ import annotations
@@ -30,21 +32,25 @@ class Lineage:
     components: dict[str, str] = field(default_factory=dict)
     git_commit: str = "unknown"
     overrides: dict[str, Any] = field(default_factory=dict)  # settings changed for this run
+    runtime: dict[str, Any] = field(default_factory=dict)  # what ran the model (Pipeline.runtime)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"model": dict(self.model), "pipeline_sha256": self.pipeline_sha256,
                "components": dict(self.components), "git_commit": self.git_commit}  # fmt: skip
-        return out | ({"overrides": dict(self.overrides)} if self.overrides else {})
+        out |= {"overrides": dict(self.overrides)} if self.overrides else {}
+        return with_runtime(out, self.runtime)
 
 
 def run_lineage(
     source: ModelSource | None,
     pipeline_config: dict[str, Any] | None = None,
     overrides: dict[str, Any] | None = None,
+    runtime: dict[str, Any] | None = None,
 ) -> Lineage:
     """The lineage of a run with the pipeline at ``source`` (None: rules only, described by
-    ``pipeline_config``, the settings it runs with) and the settings ``overrides`` the run
-    applied on top of its ``pipeline.json`` (e.g. a threshold)."""
+    ``pipeline_config``, the settings it runs with), the settings ``overrides`` the run
+    applied on top of its ``pipeline.json`` (e.g. a threshold) and, where the model runs in
+    this process, its ``runtime`` (``Pipeline.runtime``)."""
     if source is not None and (source.dir / "pipeline.json").exists():
         digest = hashlib.sha256((source.dir / "pipeline.json").read_bytes()).hexdigest()
     else:
@@ -52,7 +58,13 @@ def run_lineage(
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     model = source.to_dict() if source is not None else {"uri": None, "name": None,
                                                          "version": None, "alias": None}  # fmt: skip
-    return Lineage(model, digest, components(), code_commit(), dict(overrides or {}))
+    return Lineage(model, digest, components(), code_commit(), dict(overrides or {}), dict(runtime or {}))
+
+
+def with_runtime(lineage: dict[str, Any], runtime: dict[str, Any]) -> dict[str, Any]:
+    """A run's lineage with what ran the model in the process that made the records (a Dask
+    worker may have other hardware than the flow that planned the run); rules only: as it is."""
+    return {**lineage, "runtime": dict(runtime)} if runtime else dict(lineage)
 
 
 def for_input(lineage: Lineage | dict[str, Any], text: str) -> dict[str, Any]:

@@ -292,7 +292,8 @@ def report_artifact(report: Mapping[str, Any]) -> str:
 
 
 def provenance_tags(output: TrainingOutput, root: Path) -> dict[str, str]:
-    """Git commit and dirty flag, data version, profile, device, base checkpoint, and the
+    """Git commit and dirty flag, data version, profile, device and the precision trained in
+    (with the CPU's matrix units), base checkpoint, and the
     pipeline's chain (component names and versions)."""
     report = output.report or {}
     commit, dirty = git_state(root)
@@ -304,6 +305,8 @@ def provenance_tags(output: TrainingOutput, root: Path) -> dict[str, str]:
         "data.version_source": data_source,
         "profile": str(report.get("profile", "unknown")),
         "device": str(output.result.device),
+        "precision": str(output.result.precision),  # chosen by hardware (deid.anonymizer.precision)
+        "cpu_matrix_units": str(output.result.cpu_matrix_units or "none"),
         "base": str(report.get("base") or "none"),
         "pipeline.config_sha256": _file_hash(Path(output.pipeline_dir) / "pipeline.json"),
         "pipeline.chain": chain_tag(Path(output.pipeline_dir)),
@@ -442,7 +445,7 @@ def log_training_run(
         log_evaluation(client, run_id, evaluations, source="log_training_run")
         info = log_pipeline_model(output.pipeline_dir, registered_model_name=model_name)
     version = str(info.registered_model_version)
-    for key in ("git.commit", "git.dirty", "data.version", "profile", "device", "base", "pipeline.chain"):
+    for key in ("git.commit", "git.dirty", "data.version", "profile", "device", "precision", "base", "pipeline.chain"):
         client.set_model_version_tag(model_name, version, key, tags[key])
     client.set_registered_model_alias(model_name, alias, version)
     logger.info("run %s: registered %s version %s as @%s", run_id, model_name, version, alias)
@@ -560,6 +563,7 @@ def training_output_from_dir(pipeline_dir: str | Path) -> TrainingOutput:
         device=str(res.get("device", "unknown")),
         precision=str(res.get("precision", "unknown")),
         stopped_early=bool(res.get("stopped_early", False)),
+        cpu_matrix_units=res.get("cpu_matrix_units"),
     )
     return TrainingOutput(pipeline_dir, result, report)
 

@@ -13,6 +13,7 @@ are derived from character spans through the fast tokenizer's offset mapping.
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import re
@@ -342,7 +343,10 @@ class EpochData:
     ) -> None:
         self.features = features
         self.docs = list(docs)
-        self.tokenizer = tokenizer
+        # its own copy: the training loop makes the next epoch's windows in a background
+        # thread while validation tokenizes with the model's tokenizer, and a fast tokenizer
+        # whose truncation is being set cannot be shared between threads ("Already borrowed")
+        self.tokenizer = copy.deepcopy(tokenizer)
         self.label2id = label2id
         self.cfg = cfg
         self.generator = SurrogateGenerator(seed=cfg.seed, pool=cfg.surrogate_pool)

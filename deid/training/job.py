@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from deid.anonymizer.checkpoint import load_tokenizer, uses_features
 from deid.anonymizer.ner import InferenceConfig, TokenClassifier
 from deid.anonymizer.pipeline import Pipeline
 from deid.rewrite.surrogates import SurrogateGenerator
@@ -31,7 +32,7 @@ from deid.training.documents import (  # re-exported: callers import them from h
 from deid.training.loop import EpochStats, TrainResult, calibrate_threshold, set_seed, train
 from deid.training.models import build_model, count_parameters, label_maps
 from deid.training.settings import Settings
-from deid.training.tokenizer import load_tokenizer, train_tokenizer
+from deid.training.tokenizer import train_tokenizer
 
 logger = logging.getLogger(__name__)
 
@@ -138,18 +139,19 @@ def run_training(
         from deid.training.data import frequent_words
 
         data_cfg = replace(data_cfg, vocabulary_words=frequent_words(vocabulary))
-    from deid.training.models import uses_features
 
     data = EpochData(train_docs + reviewed, tokenizer, label2id, data_cfg, features=uses_features(model))
     validation = validation_texts(val_docs, settings, tokenizer)
     if settings.pipeline.model is None:
         raise ValueError("params.yaml: anonymize.chain has no model step: there is nothing to train")
-    inference = InferenceConfig(max_length=settings.spec.max_length, stride=settings.pipeline.model.stride)
+    # validation runs the model as the pipeline will: its windows, its precision choice
+    model_step = settings.pipeline.model
+    inference = InferenceConfig(max_length=settings.spec.max_length, stride=model_step.stride, precision=model_step.precision)
     result = train(
         model, tokenizer, data.windows, validation, settings.train, inference=inference, on_epoch_end=on_epoch_end
     )
 
-    classifier = TokenClassifier(model, tokenizer, device=result.device)
+    classifier = TokenClassifier(model, tokenizer, inference, device=result.device)
     pipeline_cfg, calibration = settings.pipeline, []
     if settings.train.calibrate_threshold and validation:
         threshold, calibration = calibrate_threshold(
@@ -167,7 +169,7 @@ def run_training(
             settings.train.calibration_min_recall,
         )
     pipeline = Pipeline(classifier, pipeline_cfg)
-    pipeline.save(output_dir)
+    pipeline.save(output_dir, trained_with=result.runtime())
     report = {
         "profile": settings.profile,
         "documents": {

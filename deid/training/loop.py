@@ -1,5 +1,11 @@
-"""The training loop: CPU or CUDA, mixed precision on GPU, gradient accumulation, linear
-warm-up and decay, class-weighted loss, early stopping on the validation split.
+"""The training loop: CPU or CUDA, mixed precision by hardware (bf16 on a CPU with bf16
+matrix units or a GPU, deid.anonymizer.precision), gradient accumulation, linear warm-up and
+decay, class-weighted loss, early stopping on the validation split.
+
+Nothing is computed that is not trained: the optimizer holds the trainable parameters only
+(fused AdamW), frozen parameters get no gradient, batches are bucketed by length, and the
+next epoch's windows are made in a background thread while this one trains (they depend on
+the epoch number alone, so the schedule, and the weights, do not depend on timing).
 
 Validation scores whole documents the way the product is used (windows → spans →
 element-level recall/precision), not token accuracy, so early stopping follows recall.
@@ -13,7 +19,9 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from typing import Self
 
 import numpy as np
 import torch
@@ -22,6 +30,7 @@ from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerFast
 
 from deid.anonymizer.ner import InferenceConfig, TokenClassifier, pick_device
+from deid.anonymizer.precision import AMP_DTYPES, choose_precision, describe
 from deid.sources.elements import Confusion, element_confusion, text_elements
 from deid.training.data import IGNORE_INDEX, NOT_SENSITIVE_INDEX, LabelledText, Window
 
@@ -42,7 +51,7 @@ class TrainConfig:
     monitor: str = "f2"  # element-level validation metric: f1 | f2 | recall
     seed: int = 13
     device: str = "auto"
-    precision: str = "auto"  # auto | fp32 | bf16 | fp16 (GPU only)
+    precision: str = "auto"  # auto (by hardware, deid.anonymizer.precision) | fp32 | bf16 | fp16 (GPU only)
     gpu_batch_multiplier: int = 4  # a larger batch on GPU
     num_threads: int = 0  # CPU threads for torch (0 = torch's default)
     # the schedule is fixed in windows and epochs, never by the clock: an epoch is this many
@@ -77,16 +86,14 @@ class TrainResult:
     device: str
     precision: str
     stopped_early: bool
+    cpu_matrix_units: str | None = None
 
     def to_dict(self) -> dict:
-        return {
-            "history": [asdict(h) for h in self.history],
-            "best_epoch": self.best_epoch,
-            "best_val": self.best_val,
-            "device": self.device,
-            "precision": self.precision,
-            "stopped_early": self.stopped_early,
-        }
+        return asdict(self)
+
+    def runtime(self) -> dict[str, str | None]:
+        """What trained the model: device, precision, the CPU's matrix units."""
+        return {"device": self.device.split(":")[0], "precision": self.precision, "cpu_matrix_units": self.cpu_matrix_units}
 
 
 def set_seed(seed: int) -> None:
@@ -95,14 +102,6 @@ def set_seed(seed: int) -> None:
     torch.manual_seed(seed)
     if torch.cuda.is_available():
         torch.cuda.manual_seed_all(seed)
-
-
-def _precision(cfg: TrainConfig, device: torch.device) -> str:
-    if device.type != "cuda":
-        return "fp32"
-    if cfg.precision != "auto":
-        return cfg.precision
-    return "bf16" if torch.cuda.is_bf16_supported() else "fp16"
 
 
 def _batches(windows: Sequence[Window], batch_size: int, rng: random.Random) -> list[list[Window]]:
@@ -263,12 +262,16 @@ def train(
     inference: InferenceConfig | None = None,
     on_epoch_end: Callable[[EpochStats], None] | None = None,
 ) -> TrainResult:
-    """Train ``model`` in place; at the end it holds the best validation weights."""
+    """Train ``model`` in place; at the end it holds the best validation weights.
+
+    ``windows_for_epoch(e)`` must depend on ``e`` alone: epoch ``e + 1``'s windows are made
+    in a background thread while epoch ``e`` trains (so it must not share a tokenizer with
+    the validation, which runs in this thread: ``EpochData`` holds its own copy)."""
     set_seed(cfg.seed)
     device = pick_device(cfg.device)
     if device.type == "cpu" and cfg.num_threads:
         torch.set_num_threads(cfg.num_threads)
-    precision = _precision(cfg, device)
+    precision = choose_precision(cfg.precision, device)
     model.to(device)
     batch_size = cfg.batch_size * (cfg.gpu_batch_multiplier if device.type == "cuda" else 1)
     n_labels = model.config.num_labels
@@ -284,83 +287,113 @@ def train(
     steps_per_epoch = max(1, math.ceil(len(first) / batch_size / cfg.grad_accum))
     total_steps = steps_per_epoch * cfg.epochs
     trainable = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(trainable, lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+    # fused: one kernel for all parameters instead of a dozen small ops per tensor (CPU and GPU)
+    optimizer = torch.optim.AdamW(trainable, lr=cfg.learning_rate, weight_decay=cfg.weight_decay, fused=True)
     schedule = LinearSchedule(int(cfg.warmup_ratio * total_steps), total_steps)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
     scaler = torch.amp.GradScaler("cuda", enabled=precision == "fp16")
-    amp_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(precision)
+    amp_dtype = AMP_DTYPES.get(precision)
 
+    # validation runs what the pipeline will run: the inference settings, same precision choice
     classifier = TokenClassifier(model, tokenizer, inference or InferenceConfig(), device)
     history: list[EpochStats] = []
     best_score, best_epoch, best_state, best_val = -1.0, -1, None, {}
     bad_epochs = 0
     stopped_early = False
-    for epoch in range(cfg.epochs):
-        windows = first if epoch == 0 else epoch_sample(windows_for_epoch(epoch), cfg.windows_per_epoch, cfg.seed, epoch)
-        model.train()
-        t0 = time.perf_counter()
-        tokens = 0
-        losses: list[float] = []
-        batches = _batches(windows, batch_size, rng)
-        bar = tqdm(
-            batches,
-            desc=f"epoch {epoch + 1}/{cfg.epochs}",
-            disable=None if cfg.progress else True,  # None: only on a terminal
-            leave=False,
-            mininterval=2.0,
-        )
-        optimizer.zero_grad(set_to_none=True)
-        for step, batch in enumerate(bar, 1):
-            inputs = _collate(batch, tokenizer.pad_token_id, device)
-            with torch.autocast(device.type, dtype=amp_dtype, enabled=amp_dtype is not None):
-                logits = model(
-                    input_ids=inputs["input_ids"],
-                    attention_mask=inputs["attention_mask"],
-                    token_type_ids=inputs["token_type_ids"],
-                ).logits
-            loss = token_loss(logits.float().view(-1, n_labels), inputs["labels"].view(-1), weights, not_sensitive, cfg.o_weight)
-            scaler.scale(loss / cfg.grad_accum).backward()
-            if step % cfg.grad_accum == 0 or step == len(batches):
-                scaler.unscale_(optimizer)
-                torch.nn.utils.clip_grad_norm_(trainable, cfg.max_grad_norm)
-                scaler.step(optimizer)
-                scaler.update()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-            losses.append(float(loss.detach()))
-            tokens += int(inputs["attention_mask"].sum())
-            elapsed = time.perf_counter() - t0
-            bar.set_postfix(loss=f"{np.mean(losses[-50:]):.4f}", tok_s=f"{tokens / max(elapsed, 1e-9):.0f}")
-        seconds = time.perf_counter() - t0
-        model.eval()
-        val = evaluate_texts(classifier, validation, cfg.val_threshold) if validation else {}
-        stats = EpochStats(
-            epoch=epoch + 1,
-            train_loss=float(np.mean(losses)) if losses else float("nan"),
-            tokens_per_second=tokens / max(seconds, 1e-9),
-            seconds=seconds,
-            val=val,
-            learning_rate=float(scheduler.get_last_lr()[0]),
-        )
-        history.append(stats)
-        logger.info(
-            "epoch %d: loss %.4f, val recall %.4f precision %.4f, %.0f tokens/s",
-            stats.epoch, stats.train_loss, val.get("recall", float("nan")), val.get("precision", float("nan")),
-            stats.tokens_per_second,
-        )
-        if on_epoch_end:
-            on_epoch_end(stats)
-        score = val.get(cfg.monitor, -stats.train_loss)
-        if score > best_score:
-            best_score, best_epoch, best_val = score, stats.epoch, val
-            best_state = copy.deepcopy({k: v.detach().cpu() for k, v in model.state_dict().items()})
-            bad_epochs = 0
-        else:
-            bad_epochs += 1
-            if bad_epochs >= cfg.patience:
-                stopped_early = True
-                break
+    with _Prefetch(lambda e: epoch_sample(windows_for_epoch(e), cfg.windows_per_epoch, cfg.seed, e),
+                   first, cfg.epochs) as epochs:  # fmt: skip
+        for epoch in range(cfg.epochs):
+            windows = epochs.windows(epoch)
+            model.train()
+            t0 = time.perf_counter()
+            tokens = 0
+            losses: list[float] = []
+            batches = _batches(windows, batch_size, rng)
+            bar = tqdm(
+                batches,
+                desc=f"epoch {epoch + 1}/{cfg.epochs}",
+                disable=None if cfg.progress else True,  # None: only on a terminal
+                leave=False,
+                mininterval=2.0,
+            )
+            optimizer.zero_grad(set_to_none=True)
+            for step, batch in enumerate(bar, 1):
+                inputs = _collate(batch, tokenizer.pad_token_id, device)
+                with torch.autocast(device.type, dtype=amp_dtype, enabled=amp_dtype is not None):
+                    logits = model(
+                        input_ids=inputs["input_ids"],
+                        attention_mask=inputs["attention_mask"],
+                        token_type_ids=inputs["token_type_ids"],
+                    ).logits
+                loss = token_loss(logits.float().view(-1, n_labels), inputs["labels"].view(-1), weights, not_sensitive, cfg.o_weight)
+                scaler.scale(loss / cfg.grad_accum).backward()
+                if step % cfg.grad_accum == 0 or step == len(batches):
+                    scaler.unscale_(optimizer)
+                    torch.nn.utils.clip_grad_norm_(trainable, cfg.max_grad_norm)
+                    scaler.step(optimizer)
+                    scaler.update()
+                    scheduler.step()
+                    optimizer.zero_grad(set_to_none=True)
+                losses.append(float(loss.detach()))
+                tokens += int(inputs["attention_mask"].sum())
+                elapsed = time.perf_counter() - t0
+                bar.set_postfix(loss=f"{np.mean(losses[-50:]):.4f}", tok_s=f"{tokens / max(elapsed, 1e-9):.0f}")
+            seconds = time.perf_counter() - t0
+            model.eval()
+            val = evaluate_texts(classifier, validation, cfg.val_threshold) if validation else {}
+            stats = EpochStats(
+                epoch=epoch + 1,
+                train_loss=float(np.mean(losses)) if losses else float("nan"),
+                tokens_per_second=tokens / max(seconds, 1e-9),
+                seconds=seconds,
+                val=val,
+                learning_rate=float(scheduler.get_last_lr()[0]),
+            )
+            history.append(stats)
+            logger.info(
+                "epoch %d: loss %.4f, val recall %.4f precision %.4f, %.0f tokens/s",
+                stats.epoch, stats.train_loss, val.get("recall", float("nan")), val.get("precision", float("nan")),
+                stats.tokens_per_second,
+            )
+            if on_epoch_end:
+                on_epoch_end(stats)
+            score = val.get(cfg.monitor, -stats.train_loss)
+            if score > best_score:
+                best_score, best_epoch, best_val = score, stats.epoch, val
+                best_state = copy.deepcopy({k: v.detach().cpu() for k, v in model.state_dict().items()})
+                bad_epochs = 0
+            else:
+                bad_epochs += 1
+                if bad_epochs >= cfg.patience:
+                    stopped_early = True
+                    break
     if best_state is not None:
         model.load_state_dict(best_state)
     model.eval()
-    return TrainResult(history, best_epoch, best_val, str(device), precision, stopped_early)
+    return TrainResult(history, best_epoch, best_val, str(device), precision, stopped_early,
+                       describe(device, precision)["cpu_matrix_units"])  # fmt: skip
+
+
+class _Prefetch:
+    """Epoch ``e + 1``'s windows made in a background thread while epoch ``e`` trains: the
+    surrogate text and its tokenization (~35 s of one core per epoch of the main job) no
+    longer hold the training up. ``make(e)`` depends on ``e`` alone, so what each epoch
+    trains on does not depend on timing."""
+
+    def __init__(self, make: Callable[[int], list[Window]], first: list[Window], epochs: int) -> None:
+        self.make, self.first, self.epochs = make, first, epochs
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deid-epoch-windows")
+        self.upcoming: Future[list[Window]] | None = None
+
+    def windows(self, epoch: int) -> list[Window]:
+        out = self.first if epoch == 0 else self.upcoming.result()  # type: ignore[union-attr]
+        if epoch + 1 < self.epochs:
+            self.upcoming = self.pool.submit(self.make, epoch + 1)
+        return out
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # after an early stop the next epoch is not needed: dropped, not waited for
+        self.pool.shutdown(wait=False, cancel_futures=True)

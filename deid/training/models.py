@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import torch
 from transformers import (
@@ -20,7 +19,7 @@ from transformers import (
     PreTrainedTokenizerFast,
 )
 
-from deid.anonymizer.features import FEATURE_SET, FEATURE_SETS, num_features
+from deid.anonymizer.features import FEATURE_SET, num_features
 from deid.schema import MODEL_LABELS, bio_labels
 
 logger = logging.getLogger(__name__)
@@ -97,25 +96,6 @@ def _from_checkpoint(spec: ModelSpec, base: str, id2label: dict, label2id: dict)
         model.config.type_vocab_size = num_features()
         model.config.deid_features = FEATURE_SET
     return model
-
-
-def uses_features(model: PreTrainedModel) -> str | None:
-    """The feature set the model was built to read in ``token_type_ids`` (None: no features,
-    e.g. a pretrained checkpoint)."""
-    name = getattr(model.config, "deid_features", None)
-    return name if name in FEATURE_SETS else None
-
-
-def save_model(model: PreTrainedModel, tokenizer: PreTrainedTokenizerFast, directory: str | Path) -> None:
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(str(directory), safe_serialization=True)
-    tokenizer.save_pretrained(str(directory))
-
-
-def load_model(directory: str | Path, device: str | torch.device = "cpu") -> PreTrainedModel:
-    model = AutoModelForTokenClassification.from_pretrained(str(directory))
-    return model.to(device).eval()
 
 
 def count_parameters(model: torch.nn.Module) -> int:

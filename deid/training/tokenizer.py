@@ -7,8 +7,7 @@ brings its own tokenizer instead (``model.base`` in params.yaml).
 from __future__ import annotations
 
 import unicodedata
-from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from tokenizers import (
     Tokenizer,
@@ -19,7 +18,7 @@ from tokenizers import (
     processors,
     trainers,
 )
-from transformers import AutoTokenizer, PreTrainedTokenizerFast
+from transformers import PreTrainedTokenizerFast
 
 SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "[PH]"]
 PLACEHOLDER_TOKEN = "[PH]"  # the thesis' "placeholder-only" symbol (masking scheme M1)
@@ -89,16 +88,4 @@ def _train_wordpiece(texts: list[str], vocab_size: int, min_frequency: int) -> T
     tok = _bert_style(Tokenizer(models.WordPiece(trained.get_vocab(), unk_token="[UNK]")))
     tok.add_special_tokens(SPECIAL_TOKENS)
     tok.decoder = decoders.WordPiece()
-    return tok
-
-
-def save_tokenizer(tokenizer: PreTrainedTokenizerFast, directory: str | Path) -> None:
-    tokenizer.save_pretrained(str(directory))
-
-
-def load_tokenizer(name_or_path: str | Path) -> PreTrainedTokenizerFast:
-    """Load a saved or pretrained fast tokenizer (offsets are required, so fast only)."""
-    tok = AutoTokenizer.from_pretrained(str(name_or_path), use_fast=True)
-    if not tok.is_fast:
-        raise ValueError(f"{name_or_path}: a fast tokenizer is required for character offsets")
     return tok

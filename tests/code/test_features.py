@@ -20,7 +20,7 @@ from deid.anonymizer.features import (
     word_bounds,
     word_feature,
 )
-from deid.training.models import uses_features
+from deid.anonymizer.checkpoint import uses_features
 from deid.words.lexicon import (
     LEX_NAME,
     LEX_NOUN,

@@ -28,7 +28,9 @@ COMMAND_LINE = ("deid.app.cli", "deid.app.commands")
 
 
 def _files(package: str) -> list[Path]:
-    return sorted((ROOT / package).rglob("*.py"))
+    """The files of a package folder, or the one file of a module (``deid/ops/chunks``)."""
+    single = (ROOT / package).with_suffix(".py")
+    return [single] if single.is_file() else sorted((ROOT / package).rglob("*.py"))
 
 
 def _module(path: Path) -> str:
@@ -114,6 +116,20 @@ def test_stages_never_import_flows_or_the_command_line() -> None:
 def test_flows_import_only_the_library_stages_and_themselves() -> None:
     """Flows sit on top: they may use every layer below, but no benchmark."""
     assert not _violations("flows", ("bench",))
+
+
+# what loads and runs a model in production: the pipeline and its model step, the service,
+# the MLflow pyfunc, the batch chunks and the evaluation
+INFERENCE = ("deid.anonymizer", "deid.app.service", "deid.ops.pyfunc_model", "deid.ops.chunks",
+             "deid.ops.model_store", "deid.ops.lineage", "deid.evaluation")  # fmt: skip
+
+
+def test_inference_never_imports_the_training_code() -> None:
+    """Loading a model to run it (deid.anonymizer.checkpoint) is shared with training, not
+    borrowed from it: serving a model needs none of the training code or its dependencies."""
+    assert all(_files(package.replace(".", "/")) for package in INFERENCE)
+    found = [v for package in INFERENCE for v in _violations(package.replace(".", "/"), ("deid.training",))]
+    assert not found, found
 
 
 def _module_level(path: Path) -> Iterator[str]:

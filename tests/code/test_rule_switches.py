@@ -219,10 +219,12 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     ]  # fmt: skip
     # the model's settings of then, on the model step
     assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
-    # the rest is params.yaml's chain but for keep_zones, at version 2 since (signature lines)
+    # the rest is params.yaml's chain but for keep_zones, at version 2 since (signature lines),
+    # and the model, at version 2 since (precision by hardware; version 1 runs fp32)
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
     assert [(s.name, s.config) for s in cfg.chain[1:]] == [(s.name, s.config) for s in shipped[1:]]
-    assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == ["keep_zones"]
+    assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == ["model", "keep_zones"]
+    assert cfg.model.precision == "fp32" and shipped[0].config.precision == "auto"
     assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}
     saved = cfg.to_dict()  # saved again: the chain, and where it came from
     assert "policy" not in saved and saved["migrated_from"] == "flags"
@@ -391,7 +393,7 @@ def test_the_model_is_the_chains_first_step_with_its_inference_settings(tmp_path
     step, and a changed model component (its windowing or decoding) refuses the old pipeline."""
     cfg = PipelineConfig()
     assert cfg.chain[0].name == "model" and cfg.use_model and cfg.model.threshold == 0.35
-    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 1, "config": {"threshold": 0.35, "engine": "onnx"}}
+    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 2, "config": {"threshold": 0.35, "engine": "onnx"}}
     assert "threshold" not in cfg.to_dict()
     assert cfg.override(threshold=0.2, operator="mask").model.threshold == 0.2
     assert not PipelineConfig.rules_only().use_model and PipelineConfig.rules_only().model is None

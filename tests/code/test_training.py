@@ -141,22 +141,34 @@ def test_wordpiece_vocabulary_is_the_same_in_every_run(docs) -> None:
 
 
 @pytest.mark.slow
-def test_training_repeats_exactly_with_the_same_seed(docs) -> None:
-    """Same corpus, seed and steps: the same weights (a run can be reproduced and compared)."""
+@pytest.mark.parametrize("requested", ["auto", "fp32"])
+def test_training_repeats_exactly_with_the_same_seed(docs, requested) -> None:
+    """Same corpus, seed and steps: the same weights, byte for byte (a run can be reproduced
+    and compared), in the precision this machine chooses (bf16 on one with bf16 matrix units)
+    and in forced fp32; frozen parameters get no gradient and never move."""
+    import hashlib
+
+    from deid.anonymizer.precision import choose_precision
+
     _, l2i = label_maps()
     spec = ModelSpec(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, max_length=64)
-    cfg = TrainConfig(epochs=2, batch_size=8, learning_rate=3e-3, progress=False, seed=5)
+    cfg = TrainConfig(epochs=2, batch_size=8, learning_rate=3e-3, progress=False, seed=5, precision=requested,
+                      freeze_word_embeddings=True)  # fmt: skip
     inference = InferenceConfig(max_length=64, stride=16)
-    weights = []
+    digests = []
     for _ in range(2):
         tok = train_tokenizer((d.text for d in docs), vocab_size=1500, model_max_length=64)
         data = EpochData(docs, tok, l2i, DataConfig(max_length=64, stride=16, seed=3), features=FEATURE_SET)
         set_seed(cfg.seed)
         model = build_model(spec, tok)
-        train(model, tok, data.windows, list(data.texts(0))[:2], cfg, inference=inference)
-        weights.append({k: v.clone() for k, v in model.state_dict().items()})
-    assert weights[0].keys() == weights[1].keys()
-    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+        frozen = model.get_input_embeddings().weight.detach().clone()
+        result = train(model, tok, data.windows, list(data.texts(0))[:2], cfg, inference=inference)
+        assert result.precision == choose_precision(requested, torch.device("cpu"))
+        assert model.get_input_embeddings().weight.grad is None
+        assert torch.equal(model.get_input_embeddings().weight, frozen)
+        state = model.state_dict()
+        digests.append(hashlib.sha256(b"".join(state[k].numpy().tobytes() for k in sorted(state))).hexdigest())
+    assert digests[0] == digests[1]
 
 
 @pytest.mark.slow

@@ -93,7 +93,7 @@ def anonymize_cmd(
         source = _model_source(model)
         model_dir = source.dir
         pipeline = build_pipeline(model_dir, overrides=overrides)
-    lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
+    lineage = run_lineage(source, pipeline.config.to_dict(), overrides, runtime=pipeline.runtime())
     secret = _secret()
     op = pipeline.operator_for(operator)
     if op == "pseudonymize" and not secret:

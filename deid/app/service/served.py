@@ -30,7 +30,7 @@ class ServedModel:
     ) -> None:
         self.pipeline = pipeline
         self.source = source
-        self.lineage: Lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
+        self.lineage: Lineage = run_lineage(source, pipeline.config.to_dict(), overrides, runtime=pipeline.runtime())
         self._lock = threading.Lock()
 
     @staticmethod
