@@ -91,6 +91,17 @@ def coarse_label(label: str) -> str:
     return FINE_TO_COARSE.get(label, label)
 
 
+# Every label a span may carry anywhere (analysis, the API, the review page, saved reviews):
+# the coarse types and the fine ones that map to them. The one vocabulary; what a reader
+# sees of a label ([ID] for an IBAN) is its coarse type.
+SENSITIVE_LABELS: frozenset[str] = frozenset(LABELS) | frozenset(FINE_TO_COARSE)
+
+
+def unknown_labels(labels: Iterable[str]) -> list[str]:
+    """The labels of ``labels`` outside :data:`SENSITIVE_LABELS`, sorted, each once."""
+    return sorted({label for label in labels if label not in SENSITIVE_LABELS})
+
+
 def bio_labels(labels: Iterable[str] = LABELS) -> tuple[str, ...]:
     """The fixed BIO tag set for token classification: ``O`` then ``B-X``/``I-X`` per type.
 
