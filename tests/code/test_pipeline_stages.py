@@ -549,7 +549,7 @@ def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Pat
     ws = trained
     report = _read(ws / "reports/reviews.json")
     assert report["counts"] == {"records": 3, "train": 1, "evaluation": 1, "superseded": 0,
-                                "reserved": 1, "invalid": 0}  # fmt: skip
+                                "reserved": 1, "invalid": 0, "unfinished": 0}  # fmt: skip
     assert report["reserved_lines"] == [3]
     (doc,) = read_documents(ws / "data/work/reviews/train.jsonl")
     assert doc.meta["review_id"] == reviewed["saved"]["docx"]["id"] and doc.meta["reviewer"] == "a.richter"
