@@ -34,18 +34,18 @@ PAGE_CHARACTERS = 3000
 PAGES = 50
 
 
-def fifty_pages() -> tuple[list[str], str]:
-    """A decision of 50 pages (150,000 characters): the bundled decisions longest first,
-    joined and cut there (the longest alone has 100,158)."""
+def long_decision(pages: int = PAGES) -> tuple[list[str], str]:
+    """A decision of ``pages`` pages of 3,000 characters: the bundled decisions longest first,
+    joined and cut there (the longest alone has 100,158), and the names of those used."""
     texts = bundled_decisions()
     names = sorted(texts, key=lambda n: (-len(texts[n]), n))
     used, size = [], 0
     for name in names:
         used.append(name)
         size += len(texts[name]) + 2
-        if size >= PAGES * PAGE_CHARACTERS:
+        if size >= pages * PAGE_CHARACTERS:
             break
-    return used, "\n\n".join(texts[n] for n in used)[: PAGES * PAGE_CHARACTERS]
+    return used, "\n\n".join(texts[n] for n in used)[: pages * PAGE_CHARACTERS]
 
 
 def _ready(driver: Any) -> bool:
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--screenshot", type=Path, help="Also write a screenshot of the page here.")
     parser.add_argument("--report", type=Path, default=REPORT)
     args = parser.parse_args(argv)
-    sources, text = fifty_pages()
+    sources, text = long_decision()
     with tempfile.TemporaryDirectory() as work:
         work_dir = Path(work)
         file = work_dir / "decision.txt"
