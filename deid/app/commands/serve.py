@@ -47,7 +47,7 @@ def serve_cmd(
     from deid.app.service.safety import install_log_filters
     from deid.app.service.served import ServedModel, with_overrides
     from deid.app.service.settings import ServiceSettings, check_bind, load_token
-    from deid.sources.reviews.queue import ReviewQueue
+    from deid.ops.review_queue import ReviewQueue
 
     token = load_token(token_file)
     check_bind(host, token)  # before the model loads: a refused start is quick

@@ -1,4 +1,4 @@
-"""The review queue over HTTP (``deid serve --queue``; :mod:`deid.sources.reviews.queue`):
+"""The review queue over HTTP (``deid serve --queue``; :mod:`deid.ops.review_queue`):
 
 * ``GET /queue`` lists the documents with their state (``open`` until a review of the text is
   saved, then the latest review's: ``in_review`` or ``done``) and how unsure the analysis was;
@@ -30,7 +30,7 @@ from deid.app.service.settings import ServiceSettings
 from deid.schema import Span
 from deid.sources import formats
 from deid.sources.reviews import STATES, ReviewStore
-from deid.sources.reviews.queue import ORDERS, QueueItem, ReviewQueue, least_certain_first, uncertainty
+from deid.ops.review_queue import ORDERS, QueueItem, ReviewQueue, least_certain_first, uncertainty
 from deid.sources.reviews.record import STATE_OPEN, text_sha256
 
 

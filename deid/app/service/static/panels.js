@@ -5,7 +5,7 @@
 "use strict";
 
 const Panels = (() => {
-  const MAX_ROWS = 300;
+  const MAX_ROWS = 120;
   const STATE_ORDER = { open: 0, edited: 1, accepted: 2, rejected: 3 };
   let app = null;  // {state, config, select(span, scroll), openQueueItem(id), openReview(id)}
   let listQueued = false, overviewQueued = false, activeRow = null;

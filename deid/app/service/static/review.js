@@ -57,40 +57,71 @@ function fragment(from, to, spans) {
   if (pos < to) f.append(state.t.slice(pos, to));
   return f;
 }
+// The document is drawn in blocks of whole lines (about CHUNK characters, cut after a line
+// end that no span crosses): a change lays out its block only, not the whole decision.
+const CHUNK = 2000;
+function firstAfter(pos) {  // the first span whose end is after `pos` (sorted, disjoint)
+  let lo = 0, hi = state.spans.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (state.spans[mid].end <= pos) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+function crossed(pos) {  // the span over `pos`, if one starts before it and ends after it
+  const s = state.spans[firstAfter(pos)];
+  return s && s.start < pos ? s : null;
+}
+function blocks(from, to) {  // [from, to) as block elements
+  const out = [], text = state.t.text;
+  let a = from;
+  while (a < to) {
+    let b = Math.min(to, a + CHUNK);
+    while (b < to) {
+      const nl = text.indexOf("\n", state.t.toU(b));
+      b = nl < 0 ? to : Math.min(to, state.t.toCp(nl) + 1);
+      const s = crossed(b); if (!s) break;
+      b = s.end;
+    }
+    const div = document.createElement("div");
+    div.className = "chunk"; div.dataset.start = a; div.dataset.end = b;
+    div.append(fragment(a, b, state.spans.slice(firstAfter(a), firstAfter(b))));
+    out.push(div); a = b;
+  }
+  return out;
+}
 function renderAll() {
   state.els.clear();
-  doc.replaceChildren(fragment(0, state.t.length, state.spans));
+  doc.replaceChildren(...blocks(0, state.t.length));
 }
 function refresh(s) {  // a span whose label or status changed: its element only
   const m = s && state.els.get(s.id); if (!m) return;
   m.className = classOf(s); m.dataset.tag = tagOf(s); m.title = titleOf(s);
 }
-// The index of the first span whose end is after `pos` (spans are sorted and disjoint).
-function firstAfter(pos) {
-  let lo = 0, hi = state.spans.length;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (state.spans[mid].end <= pos) lo = mid + 1; else hi = mid; }
-  return lo;
+// The block holding `pos` (its start at or before it).
+function blockAt(pos) {
+  const all = doc.children; let lo = 0, hi = all.length - 1;
+  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (Number(all[mid].dataset.start) <= pos) lo = mid; else hi = mid - 1; }
+  return all[lo];
 }
-// Redraw [from, to) between the unchanged spans around it.
+// Redraw the blocks over [from, to), joined with their neighbours while a span crosses
+// between them (a span grown over a block's end).
 function rebuild(from, to) {
-  const spans = state.spans;
-  const i = firstAfter(from); let j = i;
-  while (j < spans.length && spans[j].start < to) j++;
-  const prev = i > 0 ? spans[i - 1] : null, next = j < spans.length ? spans[j] : null;
-  const range = document.createRange();
-  if (prev) range.setStartAfter(state.els.get(prev.id)); else range.setStart(doc, 0);
-  if (next) range.setEndBefore(state.els.get(next.id)); else range.setEnd(doc, doc.childNodes.length);
-  range.deleteContents();
-  range.insertNode(fragment(prev ? prev.end : 0, next ? next.start : state.t.length, spans.slice(i, j)));
-  doc.normalize();
+  let first = blockAt(from), last = blockAt(Math.max(from, to - 1));
+  while (first.previousElementSibling && crossed(Number(first.dataset.start))) first = first.previousElementSibling;
+  while (last.nextElementSibling && crossed(Number(last.dataset.end))) last = last.nextElementSibling;
+  const a = Number(first.dataset.start), b = Number(last.dataset.end), after = last.nextElementSibling;
+  for (let el = first, next; el !== after; el = next) {
+    next = el.nextElementSibling;
+    for (const m of el.querySelectorAll("mark")) if (state.els.get(Number(m.dataset.id)) === m) state.els.delete(Number(m.dataset.id));
+    el.remove();
+  }
+  const fresh = blocks(a, b);
+  if (after) after.before(...fresh); else doc.append(...fresh);
 }
 function redraw(change) {
   const same = change.remove.length === change.add.length && change.add.every((s, k) =>
     change.remove[k].id === s.id && change.remove[k].start === s.start && change.remove[k].end === s.end);
-  for (const s of change.remove) if (!change.add.some((a) => a.id === s.id)) state.els.delete(s.id);
   if (same) { for (const s of change.add) refresh(s); return; }
-  const [from, to] = Spans.extent(change);
-  rebuild(from, to);
+  for (const s of change.remove.concat(change.add)) state.els.delete(s.id);
+  for (const [from, to] of Spans.stretches(change)) rebuild(from, to);  // all mentions: many small stretches
 }
 
 // --- changes, undo, selection ------------------------------------------------------------------------
@@ -158,10 +189,7 @@ const selectedSpan = () => (state.selected != null ? state.byId.get(state.select
 
 // The code point offset of a DOM position inside the document (O(1): marks know their span).
 function cpAt(node, offset) {
-  if (node === doc) {
-    if (offset >= doc.childNodes.length) return state.t.length;
-    node = doc.childNodes[offset]; offset = 0;
-  }
+  if (node === doc) return offset < doc.children.length ? Number(doc.children[offset].dataset.start) : state.t.length;
   const mark = node.nodeType === 1 ? node.closest("mark") : node.parentElement && node.parentElement.closest("mark");
   if (mark && doc.contains(mark)) {
     const s = state.byId.get(Number(mark.dataset.id));
@@ -169,10 +197,15 @@ function cpAt(node, offset) {
     if (node.nodeType !== 3) return node === mark && offset > 0 ? s.end : s.start;
     return state.t.toCp(state.t.toU(s.start) + offset);
   }
+  if (node.nodeType === 1 && node.classList.contains("chunk")) {  // a position between a block's children
+    if (offset >= node.childNodes.length) return Number(node.dataset.end);
+    node = node.childNodes[offset]; offset = 0;
+    if (node.nodeType === 1) return state.byId.get(Number(node.dataset.id)).start;
+  }
   if (node.nodeType !== 3) return 0;
   let prev = node.previousSibling;
   while (prev && prev.nodeType === 3) { offset += prev.data.length; prev = prev.previousSibling; }
-  const base = prev && prev.dataset ? state.byId.get(Number(prev.dataset.id)).end : 0;
+  const base = prev ? state.byId.get(Number(prev.dataset.id)).end : Number(node.parentNode.dataset.start);
   return state.t.toCp(state.t.toU(base) + offset);
 }
 function textSelection() {

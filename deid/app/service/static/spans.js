@@ -223,11 +223,14 @@ const Spans = (() => {
     return spans.filter((s) => !gone.has(s.id)).concat(change.add).sort(byOffset);
   }
   const inverse = (change) => ({ remove: change.add, add: change.remove, select: change.before ?? null });
-  // The text range a change touched.
-  function extent(change) {
-    const all = change.remove.concat(change.add);
-    if (!all.length) return null;
-    return [Math.min(...all.map((s) => s.start)), Math.max(...all.map((s) => s.end))];
+  // The stretches of text a change touched: overlapping spans joined, the rest apart.
+  function stretches(change) {
+    const all = change.remove.concat(change.add).sort(byOffset), out = [];
+    for (const s of all) {
+      const last = out[out.length - 1];
+      if (last && s.start <= last[1]) last[1] = Math.max(last[1], s.end); else out.push([s.start, s.end]);
+    }
+    return out;
   }
 
   // The page's spans from an analysis: open, each its own proposal.
@@ -268,7 +271,7 @@ const Spans = (() => {
   const coarse = (label) => COARSE[label] || label;
   function setVocabulary(fineToCoarse) { COARSE = fineToCoarse || {}; }
 
-  return { Text, Editor, snap, apply, inverse, extent, fromAnalysis, fromReview, setVocabulary, byOffset, overlaps };
+  return { Text, Editor, snap, apply, inverse, stretches, fromAnalysis, fromReview, setVocabulary, byOffset, overlaps };
 })();
 
 if (typeof module !== "undefined") module.exports = Spans;  // node, for a quick check outside the browser

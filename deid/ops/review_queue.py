@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from deid.ops import s3
+from deid.ops.chunks import SPANS as BATCH_SPANS  # the flow's span report
 from deid.sources import formats
 from deid.sources.errors import UserError
 from deid.sources.inputs import doc_id_for
@@ -38,7 +39,6 @@ from deid.sources.reviews.record import text_sha256
 # A span whose score is below this is marked on the review page and counts towards a
 # document's uncertainty (the model's threshold is 0.5; a rule sure of its find scores 0.8+).
 LOW_CONFIDENCE = 0.6
-BATCH_SPANS = "spans.jsonl"  # deid.ops.chunks.SPANS: the flow's span report
 ORDERS = ("path", "uncertain")
 
 
