@@ -10,8 +10,9 @@ This module imports nothing from deid, so every other module may import it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any
 
 # --- sensitive types --------------------------------------------------------------------
 # Coarse types: placeholder types inferred from context, model labels, gold span labels.
@@ -132,10 +133,10 @@ class Span:
     def length(self) -> int:
         return self.end - self.start
 
-    def overlaps(self, other: "Span") -> bool:
+    def overlaps(self, other: Span) -> bool:
         return self.start < other.end and other.start < self.end
 
-    def with_label(self, label: str) -> "Span":
+    def with_label(self, label: str) -> Span:
         return replace(self, label=label)
 
     def to_dict(self) -> dict[str, Any]:
@@ -147,7 +148,7 @@ class Span:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Span":
+    def from_dict(cls, data: dict[str, Any]) -> Span:
         return cls(
             start=int(data["start"]),
             end=int(data["end"]),
@@ -210,7 +211,7 @@ class Document:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Document":
+    def from_dict(cls, data: dict[str, Any]) -> Document:
         if "id" not in data or "text" not in data:
             raise ValueError("a document needs 'id' and 'text'")
         if not isinstance(data["text"], str):

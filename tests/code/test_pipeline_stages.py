@@ -534,7 +534,7 @@ def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> N
     first, again = ws / "models/latest", tmp_path / "again"
     for name in ("model/model.safetensors", "model/tokenizer.json", "pipeline.json"):
         assert (first / name).read_bytes() == (again / name).read_bytes(), name
-    learned = lambda rows: [(r["train_loss"], r["val_precision"], r["val_recall"]) for r in rows]  # noqa: E731
+    learned = lambda rows: [(r["train_loss"], r["val_precision"], r["val_recall"]) for r in rows]
     assert learned(_read(ws / "reports/plots/train_history.json")) == learned(_read(tmp_path / "history.json"))
 
 

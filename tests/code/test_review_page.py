@@ -28,7 +28,14 @@ import pytest
 
 from deid.sources.reviews import read_reviews
 from deid.sources.reviews.dataset import ReviewSettings, agreement_counts, prepare_store
-from infra.workbench import Service, chromium, chromium_available, select_text, start_service, wait_for
+from infra.workbench import (
+    Service,
+    chromium,
+    chromium_available,
+    select_text,
+    start_service,
+    wait_for,
+)
 from tests.code.formats_data import IBAN, NAMES
 from tests.code.review_data import DIRECTOR, with_contact, write_docx, write_queue
 from tests.code.test_formats_docx import build_docx
@@ -129,8 +136,13 @@ def answer(driver: Any, value: str) -> str:
 
 
 def saved(driver: Any, before: str | None = None) -> str:
-    return wait_for(lambda: (lambda s: s if s and s != before else None)(
-        driver.execute_script("return document.getElementById('doc').dataset.saved")), "the save")
+    """The id of the review the page saved (another than ``before``)."""
+
+    def new_id() -> str | None:
+        review_id = driver.execute_script("return document.getElementById('doc').dataset.saved")
+        return review_id if review_id and review_id != before else None
+
+    return wait_for(new_id, "the save")
 
 
 def paste(driver: Any, text: str) -> None:
@@ -376,8 +388,8 @@ def test_nothing_is_lost(service: Service, page: Any, tmp_path: Path) -> None:
     long = tmp_path / "Urteil 100 Seiten.docx"
     long.write_bytes(long_docx())
     page.find_element(By.ID, "file").send_keys(str(long))
-    progress = wait_for(lambda: (lambda t: t if "analysing" in t else None)(page.find_element(By.ID, "progress-text").text),
-                        "the progress")  # fmt: skip
+    progress = wait_for(lambda: "analysing" in page.find_element(By.ID, "progress-text").text and
+                        page.find_element(By.ID, "progress-text").text, "the progress")  # fmt: skip
     assert "step" in progress and page.find_element(By.ID, "progress-box").is_displayed()
     press(page, Keys.ESCAPE)
     wait_for(lambda: "Nothing open: the analysis was cancelled" in page.find_element(By.ID, "doc").text, "the cancel")
@@ -423,7 +435,7 @@ def test_a_queue_of_five_is_worked_through_by_keyboard_alone(service: Service, p
         press(page, Keys.TAB)
         assert page.execute_script("return document.activeElement.id") != "doc"  # Tab leaves the document
         press(page, "s", hold=(Keys.CONTROL,))  # nothing open: saved at once, the next one opens
-        wait_for(lambda: len(reviews_of(service)) == stored + n + 1, "the save")
+        wait_for(lambda n=n: len(reviews_of(service)) == stored + n + 1, "the save")
         if n < 4:
             wait_for(lambda: page.execute_script("return state.source.name") != names[-1], "the next document")
     assert names[0] == order[0][0] and len(set(names)) == 5

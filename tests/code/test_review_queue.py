@@ -11,7 +11,6 @@ import io
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import docx

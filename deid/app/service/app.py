@@ -33,9 +33,9 @@ from deid.app.service.review_routes import review_routes
 from deid.app.service.safety import BodyLimit, ErrorShield, TimeLimit
 from deid.app.service.served import ServedModel
 from deid.app.service.settings import ServiceSettings
+from deid.ops.review_queue import LOW_CONFIDENCE, ReviewQueue
 from deid.schema import FINE_TO_COARSE, LABELS
 from deid.sources.reviews import ReviewStore, decision_counts, new_review
-from deid.ops.review_queue import LOW_CONFIDENCE, ReviewQueue
 from deid.sources.reviews.record import known_spans, text_sha256
 
 logger = logging.getLogger(__name__)

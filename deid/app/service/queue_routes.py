@@ -27,10 +27,10 @@ from deid.app.service.documents import read_upload
 from deid.app.service.progress import Reporter, streamed, wants_stream
 from deid.app.service.served import ServedModel
 from deid.app.service.settings import ServiceSettings
+from deid.ops.review_queue import ORDERS, QueueItem, ReviewQueue, least_certain_first, uncertainty
 from deid.schema import Span
 from deid.sources import formats
 from deid.sources.reviews import STATES, ReviewStore
-from deid.ops.review_queue import ORDERS, QueueItem, ReviewQueue, least_certain_first, uncertainty
 from deid.sources.reviews.record import STATE_OPEN, text_sha256
 
 
