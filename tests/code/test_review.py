@@ -181,7 +181,7 @@ def test_open_spans_are_undecided_and_the_state_follows(text: str, tmp_path: Pat
     assert record["effort"] == {"seconds": 42, "actions": 3} and record["supersedes"] is None
     check_review(record)
     untouched = new_review(text, model, [], reviewer="x", model_info=MODEL_INFO, open_spans=model)
-    assert untouched["state"] == "open"
+    assert untouched["state"] == "open" and untouched["effort"] is None  # not recorded: not zero
     done = new_review(text, model, [_d(10, 15, "PERSON"), _d(20, 25, "IBAN")], reviewer="x", model_info=MODEL_INFO,
                       supersedes=record["id"])  # fmt: skip
     assert done["state"] == "done" and done["spans"][1]["label"] == "ID" and done["supersedes"] == record["id"]

@@ -8,7 +8,7 @@ A record (schema version :data:`REVIEW_SCHEMA`)::
      "open": [{"start", "end", "label"}],              # proposed spans nobody decided yet
      "decisions": [{"decision", "model", "final"}],    # one per model span, then the added ones
      "state": "open" | "in_review" | "done",           # the document's state, from the decisions
-     "effort": {"seconds", "actions"},                 # counts only
+     "effort": {"seconds", "actions"} | null,          # counts only; null: not recorded
      "supersedes": id | null,                          # the review this one edits (history kept)
      "reviewer", "model": {"uri", "name", "version", "alias", "pipeline_sha256"},
      "created"}                                         # ISO 8601, UTC
@@ -191,8 +191,8 @@ def undecided_spans(text: str, items: Any, proposed: Sequence[Span], gold: Seque
 
 
 def record_effort(value: Any) -> dict[str, int]:
-    """``{"seconds", "actions"}``: whole non-negative counts (a missing one is 0)."""
-    value = {} if value is None else value
+    """``{"seconds", "actions"}``: whole non-negative counts (a missing one is 0). A review
+    saved without it (through the API) stores null: not recorded, not zero."""
     if not isinstance(value, Mapping) or set(value) - set(EFFORT_KEYS):
         raise ReviewError(f"effort: an object with {' and '.join(EFFORT_KEYS)} only")
     out = {}
@@ -245,7 +245,7 @@ def new_review(
         "open": [_plain(s) for s in undecided],
         "decisions": decisions,
         "state": document_state(decisions),
-        "effort": record_effort(effort),
+        "effort": None if effort is None else record_effort(effort),
         "supersedes": supersedes,
         "reviewer": reviewer,
         "model": {key: _str_or_none(model_info.get(key)) for key in MODEL_KEYS},
@@ -303,7 +303,8 @@ def check_review(record: Any) -> None:
     if record["schema"] >= 2:
         if record["state"] != document_state(decisions):
             raise ReviewError(f"review {record['id']}: state {record['state']!r} does not follow from its decisions")
-        record_effort(record["effort"])
+        if record["effort"] is not None:
+            record_effort(record["effort"])
         if record["supersedes"] is not None and not (isinstance(record["supersedes"], str)
                                                      and REVIEW_ID.fullmatch(record["supersedes"])):  # fmt: skip
             raise ReviewError(f"review {record['id']}: supersedes must be a review id or null")
