@@ -2,10 +2,12 @@
 courts, each with the contact block an unredacted original carries (a managing director's
 name, an address, an e-mail address, a phone and an account number) after its first lines,
 so the rules propose spans of several types and scores, and a name is left for the reviewer.
-Three are written as text files, two as DOCX, as a queue folder holds them."""
+Three are written as text files, two as DOCX, as a queue folder holds them. And a 100-page
+DOCX of the longest bundled decisions, for progress and cancel."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import docx
@@ -32,11 +34,28 @@ def queue_texts() -> dict[str, str]:
     return {f"{i + 1}-{Path(rel).name}": with_contact(read_source(f"decisions/{rel}.txt.xz")) for i, rel in enumerate(QUEUE)}
 
 
-def write_docx(path: Path, text: str) -> None:
+LONG_PAGES = 100  # pages of 3,000 characters
+
+
+def docx_bytes(text: str) -> bytes:
+    """``text`` as a DOCX, one paragraph a line."""
     document = docx.Document()
     for paragraph in text.split("\n"):
         document.add_paragraph(paragraph)
-    document.save(str(path))
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def write_docx(path: Path, text: str) -> None:
+    path.write_bytes(docx_bytes(text))
+
+
+def long_docx() -> bytes:
+    """A 100-page DOCX: the longest bundled decisions joined (``bench.review_page``)."""
+    from bench.review_page import long_decision
+
+    return docx_bytes(long_decision(LONG_PAGES)[1])
 
 
 def write_queue(folder: Path) -> dict[str, str]:

@@ -37,7 +37,7 @@ from infra.workbench import (
     wait_for,
 )
 from tests.code.formats_data import IBAN, NAMES
-from tests.code.review_data import DIRECTOR, with_contact, write_docx, write_queue
+from tests.code.review_data import DIRECTOR, long_docx, with_contact, write_docx, write_queue
 from tests.code.test_formats_docx import build_docx
 from tests.conftest import ROOT, read_source
 
@@ -357,8 +357,6 @@ def test_nothing_is_lost(service: Service, page: Any, tmp_path: Path) -> None:
     cancelled, which leaves nothing half-open on the screen."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-
-    from tests.code.test_review_queue import long_docx
 
     paste(page, with_contact(read_source("decisions/bag/10-azr-345-22.txt.xz")))
     ready(page)

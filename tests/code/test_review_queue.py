@@ -7,13 +7,11 @@ progress and stops when the client goes away; the API speaks one label vocabular
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
-import docx
 import httpx
 import pytest
 
@@ -22,13 +20,12 @@ from deid.ops import chunks, s3
 from deid.schema import LABELS
 from infra.stack import StackConfig, launch, s3_env, s3_ready, stop, wait_until
 from infra.workbench import Service, start_service
-from tests.code.review_data import CONTACT, DIRECTOR, IBAN, write_queue
+from tests.code.review_data import CONTACT, DIRECTOR, IBAN, LONG_PAGES, long_docx, write_queue
 from tests.conftest import read_source
 
 pytestmark = pytest.mark.slow  # a SeaweedFS and a `deid serve` process: seconds per module
 
 BUCKET = "deid-queue"
-LONG_PAGES = 100  # pages of 3,000 characters
 
 
 @pytest.fixture(scope="module")
@@ -148,18 +145,6 @@ def test_saved_reviews_set_the_state_and_keep_their_history(service: Service, ba
     assert _get(service, "/reviews/" + "f" * 20).status_code == 404
     assert _get(service, "/reviews/../etc").status_code == 404
     assert DIRECTOR not in service.logs()
-
-
-def long_docx() -> bytes:
-    """A 100-page DOCX: bundled decisions joined, one paragraph a line."""
-    from bench.review_page import long_decision
-
-    document = docx.Document()
-    for line in long_decision(LONG_PAGES)[1].split("\n"):
-        document.add_paragraph(line)
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
 
 
 def _lines(response: httpx.Response) -> Iterator[dict[str, Any]]:
