@@ -10,8 +10,9 @@ This module imports nothing from deid, so every other module may import it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any
 
 # --- sensitive types --------------------------------------------------------------------
 # Coarse types: placeholder types inferred from context, model labels, gold span labels.
@@ -91,6 +92,17 @@ def coarse_label(label: str) -> str:
     return FINE_TO_COARSE.get(label, label)
 
 
+# Every label a span may carry anywhere (analysis, the API, the review page, saved reviews):
+# the coarse types and the fine ones that map to them. The one vocabulary; what a reader
+# sees of a label ([ID] for an IBAN) is its coarse type.
+SENSITIVE_LABELS: frozenset[str] = frozenset(LABELS) | frozenset(FINE_TO_COARSE)
+
+
+def unknown_labels(labels: Iterable[str]) -> list[str]:
+    """The labels of ``labels`` outside :data:`SENSITIVE_LABELS`, sorted, each once."""
+    return sorted({label for label in labels if label not in SENSITIVE_LABELS})
+
+
 def bio_labels(labels: Iterable[str] = LABELS) -> tuple[str, ...]:
     """The fixed BIO tag set for token classification: ``O`` then ``B-X``/``I-X`` per type.
 
@@ -121,10 +133,10 @@ class Span:
     def length(self) -> int:
         return self.end - self.start
 
-    def overlaps(self, other: "Span") -> bool:
+    def overlaps(self, other: Span) -> bool:
         return self.start < other.end and other.start < self.end
 
-    def with_label(self, label: str) -> "Span":
+    def with_label(self, label: str) -> Span:
         return replace(self, label=label)
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,7 +148,7 @@ class Span:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Span":
+    def from_dict(cls, data: dict[str, Any]) -> Span:
         return cls(
             start=int(data["start"]),
             end=int(data["end"]),
@@ -199,7 +211,7 @@ class Document:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Document":
+    def from_dict(cls, data: dict[str, Any]) -> Document:
         if "id" not in data or "text" not in data:
             raise ValueError("a document needs 'id' and 'text'")
         if not isinstance(data["text"], str):

@@ -42,7 +42,7 @@ from flows.data import (
     rebuild_word_lists,
     validate_data,
 )
-from flows.reviews import pin_reviews, prepare_reviews, publish_agreement
+from flows.reviews import effort_line, pin_reviews, prepare_reviews, publish_agreement
 
 GOLD_SETS = {"ler": "data/gold/ler_rewritten.jsonl", "bavaria": "data/gold/bavaria/rewritten.jsonl"}
 
@@ -250,6 +250,7 @@ def summary_markdown(
     aliases: list[str],
     links: dict[str, str],
     durations: Durations,
+    reviews: dict[str, Any] | None = None,
 ) -> str:
     """The operator's page of one retrain run: counts, outcome, links, durations."""
     result, report = output.result, output.report
@@ -263,6 +264,7 @@ def summary_markdown(
         ["placeholders (train)", placeholders["train"]["placeholders"]],
         ["training documents", (f"{report['documents']['train']} train, {report['documents']['validation']} validation, "
                                 f"{report['documents'].get('reviews', 0)} reviewed decisions")],
+        *([["reviews", effort_line(reviews)]] if reviews else []),
         ["profile / device", f"{report['profile']} / {result.device}"],
         ["epochs (best)", f"{len(result.history)} ({result.best_epoch})"],
         *[[f"evaluated on {g}", f"{n} documents"] for g, n in evaluations["documents"].items()],
@@ -369,7 +371,8 @@ def retrain(
             links["run"], link_text=f"MLflow run of version {info['version']}", key="mlflow-run"
         )
     create_markdown_artifact(
-        summary_markdown(corpus, splits, words, placeholders, output, info, evaluations, decision, aliases, links, durations),
+        summary_markdown(corpus, splits, words, placeholders, output, info, evaluations, decision, aliases, links,
+                         durations, reviews),
         key="retrain-summary", description="counts, outcome, links and durations",
     )  # fmt: skip
     return {
@@ -377,7 +380,7 @@ def retrain(
         "run_id": info["run_id"], "decision": decision.label, "reasons": list(decision.reasons),
         "aliases": aliases, "champion_before": evaluations["champion_version"],
         "eval_documents": evaluations["documents"], "links": links, "seconds": durations.steps,
-        "reviews": {"version": reviews["version"], **reviews["counts"]},
+        "reviews": {"version": reviews["version"], **reviews["counts"], "effort": reviews["effort"]},
         "word_lists": {"changed": words["changed"], "in_place": words["in_place"],
                        "sha256": {name: m["sha256"] for name, m in words["lists"].items()}},
     }  # fmt: skip

@@ -1,7 +1,8 @@
 """Tasks that bring saved reviews into a retrain: version the review store with DVC, turn it
 into training documents and the gate's ``reviews`` set (the ``reviews`` stage's own code),
-and publish the model's agreement with its reviewers (metrics on the MLflow run, Prefect
-artifact ``review-agreement``: counts only).
+and publish the model's agreement with its reviewers and the reviewers' effort (metrics on
+the MLflow run, Prefect artifact ``review-agreement``, a line of the retrain summary: counts
+only).
 
 The store is ``reviews.folder`` of the params file (default ``data/reviews``) inside the
 project; a fresh clone has none, and the retrain goes on without reviews.
@@ -82,6 +83,7 @@ def prepare_reviews(project_dir: str, params_path: str, pinned: dict[str, Any]) 
         "version": pinned["version"],
         "counts": counts,
         "agreement": report["agreement"],
+        "effort": report.get("effort") or {},
         "train": str(out / TRAIN_FILE),
         "gold_sets": {SET_NAME: str(out / EVALUATION_FILE)} if evaluation else {},
     }
@@ -91,7 +93,7 @@ def agreement_markdown(reviews: dict[str, Any]) -> str:
     """The artifact: what became of the saved reviews, and per type what reviewers did with
     the model's spans (counts and shares; never text)."""
     counts = reviews["counts"]
-    uses = [[use, counts[use]] for use in ("train", "evaluation", "reserved", "superseded", "invalid")]
+    uses = [[use, counts.get(use, 0)] for use in ("train", "evaluation", "unfinished", "reserved", "superseded", "invalid")]
     rows = []
     for label, row in reviews["agreement"].items():
         share = f"{row['accepted'] / row['proposed']:.3f}" if row["proposed"] else "—"
@@ -107,15 +109,27 @@ def agreement_markdown(reviews: dict[str, Any]) -> str:
         + markdown_table(["reviews", "count"], uses)
         + "\n"
         + markdown_table(head, rows)
-        + "\n*accepted share*: of the spans the model proposed; *added share*: of the gold "
-        "spans, those the model had not proposed at all.\n"
+        + "\n*accepted share*: of the spans the model proposed that a reviewer decided (spans "
+        "left open count in no share); *added share*: of the gold spans, those the model had "
+        f"not proposed at all.\n\nReviewer effort: {effort_line(reviews)}.\n"
     )
+
+
+def effort_line(reviews: dict[str, Any]) -> str:
+    """One line for the artifacts: agreement and effort of the reviews (counts only)."""
+    effort, agreement = reviews.get("effort") or {}, reviews["agreement"].get("all") or {}
+    share = f"{agreement['accepted'] / agreement['proposed']:.2f}" if agreement.get("proposed") else "—"
+    if not effort.get("documents"):
+        return f"accepted share {share}; no review recorded its effort"
+    return (f"accepted share {share}; {effort['seconds_per_document']:g} s per document and "
+            f"{effort['actions_per_span']:g} actions per span over {effort['documents']} documents")
 
 
 @task(name="publish-review-agreement", cache_policy=NO_CACHE)
 def publish_agreement(reviews: dict[str, Any], run_id: str, tracking_uri: str) -> dict[str, float]:
-    """Agreement and review counts as metrics of the retrain's MLflow run
-    (``reviews.agreement.<TYPE>.accepted_share`` …, ``reviews.documents.<use>``), the
+    """Agreement, review counts and effort as metrics of the retrain's MLflow run
+    (``reviews.agreement.<TYPE>.accepted_share`` …, ``reviews.documents.<use>``,
+    ``reviews.effort.seconds_per_document``, ``reviews.effort.actions_per_span`` …), the
     reviews' DVC version as its tag ``data.reviews_version``, and the markdown artifact."""
     from mlflow.entities import Metric, RunTag
 
@@ -124,6 +138,7 @@ def publish_agreement(reviews: dict[str, Any], run_id: str, tracking_uri: str) -
 
     metrics = agreement_metrics(reviews["agreement"])
     metrics |= {f"reviews.documents.{k}": float(v) for k, v in reviews["counts"].items()}
+    metrics |= {f"reviews.effort.{k}": float(v) for k, v in (reviews.get("effort") or {}).items()}
     now = int(time.time() * 1000)
     client = registry.get_client(tracking_uri)
     client.log_batch(

@@ -120,16 +120,19 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0) ->
 
 
 SELECT_TEXT = """const needle = arguments[0], doc = document.getElementById('doc');
-const walker = document.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
-for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-  const at = node.data.indexOf(needle);
-  if (at >= 0) { const r = document.createRange(); r.setStart(node, at); r.setEnd(node, at + needle.length);
-    const s = window.getSelection(); s.removeAllRanges(); s.addRange(r); return true; }
-}
-return false;"""
+const nodes = [], walker = document.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
+let text = '';
+for (let node = walker.nextNode(); node; node = walker.nextNode()) { nodes.push([node, text.length]); text += node.data; }
+const at = text.indexOf(needle);
+if (at < 0) return false;
+const place = (pos) => { let k = nodes.length - 1; while (k > 0 && nodes[k][1] > pos) k--; return [nodes[k][0], pos - nodes[k][1]]; };
+const r = document.createRange(); r.setStart(...place(at));
+const end = at + needle.length, last = place(end - 1); r.setEnd(last[0], last[1] + 1);
+const s = window.getSelection(); s.removeAllRanges(); s.addRange(r); return true;"""
 
 
 def select_text(driver: Any, needle: str) -> None:
-    """Select the first occurrence of ``needle`` on the review page, as a mouse drag would."""
+    """Select the first occurrence of ``needle`` on the review page, as a mouse drag would
+    (across highlighted spans too)."""
     if not driver.execute_script(SELECT_TEXT, needle):
         raise AssertionError("text not on the page")

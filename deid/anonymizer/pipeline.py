@@ -217,27 +217,29 @@ class Pipeline:
         return [[] for _ in texts]
 
     def analyze_many(
-        self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None
-    ) -> list[list[Span]]:
+        self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None,
+        deadline: Deadline | None = None,
+    ) -> list[list[Span]]:  # fmt: skip
         """Spans per text; ``model_spans`` (from :meth:`model_spans`) skips the model run, so
         rule settings can be compared on one prediction (bench/ablation.py). A text over the
         size budget raises :class:`deid.anonymizer.budget.OverBudget` before any work; the call has the
-        time budget of its texts together."""
+        time budget of its texts together, or ``deadline`` (one that also reports progress:
+        the review service's)."""
         budget = self.config.budget()
         for text in texts:
             budget.check_size(text)
-        deadline = budget.deadline(documents=len(texts))
+        deadline = deadline or budget.deadline(documents=len(texts))
         if model_spans is None:
             model_spans = self.model_spans(texts, deadline)
         elif len(model_spans) != len(texts):
             raise ValueError(f"{len(model_spans)} model predictions for {len(texts)} texts")
         return [self.finish(text, spans, deadline) for text, spans in zip(texts, model_spans)]
 
-    def analyze(self, text: str) -> list[Span]:
+    def analyze(self, text: str, deadline: Deadline | None = None) -> list[Span]:
         """Spans of ``text``, found on its ``"\\n"`` line-end view (what rules and model were
         validated on: a CRLF file gets the spans of its LF twin) and mapped back to ``text``."""
         view = LfView.of(text)
-        return view.to_original(self.analyze_many([view.text])[0])
+        return view.to_original(self.analyze_many([view.text], deadline=deadline)[0])
 
     def finish(self, text: str, model_spans: list[Span], deadline: Deadline | None = None) -> list[Span]:
         """The chain's components on the model's spans of ``text``, in order (``deadline``:

@@ -223,7 +223,7 @@ def test_a_docx_comes_back_as_docx_and_a_changed_one_is_quarantined(tmp_path: Pa
     written = (out / "documents/sub/urteil.docx").read_bytes()
     with zipfile.ZipFile(io.BytesIO(written)) as archive:
         xml = b"".join(archive.read(n) for n in archive.namelist())
-    assert IBAN.encode() not in xml and b"[IBAN]" in xml
+    assert IBAN.encode() not in xml and b"[ID]" in xml
     results = {r["id"]: r for r in read_jsonl(out / chunks.RESULTS)}
     assert formats.read(written, name="urteil.docx").text == results["sub/urteil"]["text"]
     assert sorted(p.name for p in (out / "documents").rglob("*") if p.is_file()) == ["urteil.docx"]

@@ -67,7 +67,7 @@ def test_the_cli_writes_every_document_in_its_own_format(tmp_path: Path) -> None
     for name in written:  # the account number is gone from every file, in its own format
         doc = formats.read((out / name).read_bytes(), name=name)
         assert formats.format_of(doc).name == formats.detect(name, b"").name
-        assert digits(IBAN) not in digits(doc.text) and "[IBAN]" in doc.text
+        assert digits(IBAN) not in digits(doc.text) and "[ID]" in doc.text
     report = {r["id"]: r for r in read_jsonl(out / "spans.jsonl")}
     assert sorted(report) == sorted(formats.strip_suffix(n) for n in GOOD)
     assert all(any(s["label"] == "IBAN" for s in r["spans"]) for r in report.values())

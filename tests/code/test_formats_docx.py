@@ -80,7 +80,7 @@ def test_anonymized_docx_keeps_formatting_and_loses_the_names() -> None:
     assert reopened.sections[0].header.paragraphs[0].text == "BVerwG 2 A 7.23 – Zeugin [PERSON]"
     # the plain text of the new file is the operators' text: nothing else changed
     assert formats.read(out.data, name="out.docx").text == out.text
-    assert out.text.count("[PERSON]") == len(spans) - 1 and "[IBAN]" in out.text
+    assert out.text.count("[PERSON]") == len(spans) - 1 and "[ID]" in out.text
     # every run keeps its formatting; the split name went into its first (bold) run
     assert runs(reopened) == runs(original)
     split = next(p for p in reopened.paragraphs if len(p.runs) == 4)

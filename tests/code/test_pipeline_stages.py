@@ -154,19 +154,6 @@ def with_dataset(validated: Path) -> Path:
 REVIEWED = "decisions/bag/9-azr-115-23.txt.xz"  # not in this workspace's corpus, not reserved
 
 
-def _docx(text: str) -> bytes:
-    import io
-
-    import docx
-
-    document = docx.Document()
-    for line in text.split("\n"):
-        document.add_paragraph(line)
-    buffer = io.BytesIO()
-    document.save(buffer)
-    return buffer.getvalue()
-
-
 def _save_review(service, analysis: dict, text: str, added: list[dict]) -> dict:
     """What the review page sends: the analysis' spans, the reviewer's (all proposed spans but
     the first kept, ``added`` added) and the reviewer's name."""
@@ -189,12 +176,13 @@ def reviewed(with_dataset: Path) -> dict:
     from deid.sources.reviews.dataset import EVALUATION, TRAIN, document_key, review_split
     from infra.workbench import start_service
     from tests.code.formats_data import decision, name_spans
+    from tests.code.review_data import docx_bytes
 
     ws = with_dataset
     service = start_service(["--rules-only", "--reviews", str(ws / "data/reviews")], log=ws / "serve.log",
                             cwd=ws, env={"MLFLOW_TRACKING_URI": "", "DEID_SECRET": ""})  # fmt: skip
     try:
-        upload = {"file": ("Urteil 2 A 7.23.docx", _docx(decision()), "application/octet-stream")}
+        upload = {"file": ("Urteil 2 A 7.23.docx", docx_bytes(decision()), "application/octet-stream")}
         analysis = httpx.post(f"{service.url}/analyze", files=upload, timeout=120).json()
         docx_text = analysis["text"]
         names = [{"start": s.start, "end": s.end, "label": "PERSON"} for s in name_spans(docx_text)
@@ -534,7 +522,7 @@ def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> N
     first, again = ws / "models/latest", tmp_path / "again"
     for name in ("model/model.safetensors", "model/tokenizer.json", "pipeline.json"):
         assert (first / name).read_bytes() == (again / name).read_bytes(), name
-    learned = lambda rows: [(r["train_loss"], r["val_precision"], r["val_recall"]) for r in rows]  # noqa: E731
+    learned = lambda rows: [(r["train_loss"], r["val_precision"], r["val_recall"]) for r in rows]
     assert learned(_read(ws / "reports/plots/train_history.json")) == learned(_read(tmp_path / "history.json"))
 
 
@@ -549,7 +537,7 @@ def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Pat
     ws = trained
     report = _read(ws / "reports/reviews.json")
     assert report["counts"] == {"records": 3, "train": 1, "evaluation": 1, "superseded": 0,
-                                "reserved": 1, "invalid": 0}  # fmt: skip
+                                "reserved": 1, "invalid": 0, "unfinished": 0}  # fmt: skip
     assert report["reserved_lines"] == [3]
     (doc,) = read_documents(ws / "data/work/reviews/train.jsonl")
     assert doc.meta["review_id"] == reviewed["saved"]["docx"]["id"] and doc.meta["reviewer"] == "a.richter"

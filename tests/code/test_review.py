@@ -84,7 +84,7 @@ def test_a_review_of_a_real_decision_round_trips_through_the_store(text: str, tm
         ([_d(10, 20, "PERSON"), _d(15, 25, "PERSON")], "x", "overlaps"),
         ([_d(10, 10, "PERSON")], "x", "offsets"),
         ([_d(0, 10**7, "PERSON")], "x", "offsets"),
-        ([_d(10, 20, "IBAN")], "x", "label"),  # gold spans carry coarse types
+        ([_d(10, 20, "FOO")], "x", "unknown label.*FOO"),  # the vocabulary: deid.schema.SENSITIVE_LABELS
         ([_d("10", 20, "PERSON")], "x", "offsets"),
         ([_d(10, 20, "PERSON")], "Anna Richter", "reviewer"),
         ([_d(10, 20, "PERSON")], None, "reviewer"),
@@ -100,7 +100,8 @@ def test_a_tampered_record_fails_its_check(text: str) -> None:
     record = new_review(text, [_d(10, 15, "PERSON")], [_d(10, 15, "PERSON")], reviewer="x", model_info=MODEL_INFO)
     check_review(record)
     for change in ({"text": text + " "}, {"decisions": [{**record["decisions"][0], "decision": "rejected"}]},
-                   {"spans": []}, {"reviewer": "y"}, {"schema": 2}):  # fmt: skip
+                   {"spans": []}, {"reviewer": "y"}, {"schema": 3}, {"schema": 1}, {"state": "open"},
+                   {"effort": {"seconds": -1, "actions": 0}}, {"open": [_d(10, 15, "PERSON")]}):  # fmt: skip
         with pytest.raises(ReviewError):
             check_review(record | change)
 
@@ -166,3 +167,55 @@ def test_frozen_holds_saves_back_and_a_limited_read_ends_at_the_snapshot(text: s
     assert [r["id"] for _, r in read_records(tmp_path)] == [first["id"], later["id"]]
     with frozen(tmp_path / "none") as empty:
         assert empty == 0
+
+
+def test_open_spans_are_undecided_and_the_state_follows(text: str, tmp_path: Path) -> None:
+    """A reviewer who saves with spans still open: they are neither accepted nor rejected,
+    the document is in review; an edited span cannot pass as open; a fine label is stored as
+    its coarse type; effort and the review it supersedes are kept, as counts and an id."""
+    model = [_d(10, 15, "PERSON", score=0.9), _d(20, 25, "IBAN", score=0.4), _d(40, 45, "PERSON", score=0.3)]
+    record = new_review(text, model, [_d(10, 15, "PERSON")], reviewer="x", model_info=MODEL_INFO,
+                        open_spans=[_d(20, 25, "ID"), _d(40, 45, "PERSON")], effort={"seconds": 42, "actions": 3})
+    assert [d["decision"] for d in record["decisions"]] == ["accepted", "open", "open"]
+    assert record["state"] == "in_review" and record["open"] == [_d(20, 25, "ID"), _d(40, 45, "PERSON")]
+    assert record["effort"] == {"seconds": 42, "actions": 3} and record["supersedes"] is None
+    check_review(record)
+    untouched = new_review(text, model, [], reviewer="x", model_info=MODEL_INFO, open_spans=model)
+    assert untouched["state"] == "open" and untouched["effort"] is None  # not recorded: not zero
+    done = new_review(text, model, [_d(10, 15, "PERSON"), _d(20, 25, "IBAN")], reviewer="x", model_info=MODEL_INFO,
+                      supersedes=record["id"])  # fmt: skip
+    assert done["state"] == "done" and done["spans"][1]["label"] == "ID" and done["supersedes"] == record["id"]
+    assert [d["decision"] for d in done["decisions"]] == ["accepted", "accepted", "rejected"]
+    with pytest.raises(ReviewError, match="not a span the analysis proposed"):
+        new_review(text, model, [], reviewer="x", model_info=MODEL_INFO, open_spans=[_d(10, 16, "PERSON")])
+    with pytest.raises(ReviewError, match="overlaps"):
+        new_review(text, model, [_d(8, 15, "PERSON")], reviewer="x", model_info=MODEL_INFO, open_spans=[model[0]])
+    with pytest.raises(ReviewError, match="effort"):
+        new_review(text, model, [], reviewer="x", model_info=MODEL_INFO, effort={"seconds": 1.5})
+    with pytest.raises(ReviewError, match="supersedes"):
+        new_review(text, model, [], reviewer="x", model_info=MODEL_INFO, supersedes="../etc")
+    store = ReviewStore(tmp_path)
+    for r in (record, done):
+        store.save(r)
+    assert [h["id"] for h in store.history(record["sha256"])] == [record["id"], done["id"]]
+    assert store.latest()[record["sha256"]]["state"] == "done" and store.get(record["id"]) == record
+    assert text[10:15] not in json.dumps(store.history(record["sha256"]))  # summaries hold no text
+
+
+def test_a_schema_1_record_stays_readable(text: str, tmp_path: Path) -> None:
+    """Reviews saved before open spans existed: every span decided, the document done."""
+    import hashlib
+
+    v1 = {"schema": 1, "id": "", "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text,
+          "spans": [_d(10, 15, "PERSON")],
+          "decisions": [{"decision": "accepted", "model": _d(10, 15, "PERSON", score=0.9), "final": _d(10, 15, "PERSON")},
+                        {"decision": "rejected", "model": _d(20, 25, "ID"), "final": None}],
+          "reviewer": "x", "model": {k: None for k in ("uri", "name", "version", "alias", "pipeline_sha256")},
+          "created": "2025-01-02T03:04:05+00:00"}  # fmt: skip
+    from deid.sources.reviews.record import review_id
+
+    v1["id"] = review_id(v1)
+    check_review(v1)
+    (tmp_path / REVIEWS_FILE).write_text(json.dumps(v1) + "\n", encoding="utf-8")
+    store = ReviewStore(tmp_path)
+    assert store.records() == [v1] and store.latest()[v1["sha256"]]["state"] == "done"

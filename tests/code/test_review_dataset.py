@@ -25,6 +25,7 @@ from deid.sources.reviews.dataset import (
     RESERVED,
     SUPERSEDED,
     TRAIN,
+    UNFINISHED,
     ReservedIndex,
     ReviewSettings,
     agreement_counts,
@@ -142,7 +143,7 @@ def test_one_review_per_document_and_bad_lines_are_invalid(reserved: ReservedInd
     assert doc.text == pasted and doc.id == f"review-{document_key(text)[:16]}"
     assert prepared.counts() == {"records": 4, TRAIN: int(doc in prepared.train),
                                  EVALUATION: int(doc in prepared.evaluation), SUPERSEDED: 1,
-                                 RESERVED: 0, INVALID: 2}  # fmt: skip
+                                 RESERVED: 0, INVALID: 2, UNFINISHED: 0}  # fmt: skip
     assert prepared.report()["invalid_lines"] == [3, 4]
 
 
@@ -170,7 +171,7 @@ def test_agreement_counts_per_type_from_the_reviewers_decisions() -> None:
     record = new_review(text, model, final, reviewer="x", model_info=INFO)
     table = agreement_counts([record])
     assert table["PERSON"] == {"proposed": 2, "accepted": 1, "rejected": 0, "relabelled": 1,
-                               "widened": 0, "added": 1, "gold": 2}  # fmt: skip
+                               "widened": 0, "added": 1, "open": 0, "gold": 2}  # fmt: skip
     assert table["LOCATION"]["widened"] == 1 and table["ID"]["rejected"] == 1
     assert table["all"]["proposed"] == 4 and table["all"]["gold"] == 4
     metrics = agreement_metrics(table)
@@ -201,3 +202,37 @@ def test_reviewed_names_never_reach_the_training_text_or_the_vocabulary(tmp_path
     vocab = lambda texts: set(train_tokenizer(texts, vocab_size=3000, model_max_length=128).get_vocab())
     assert "kowalczyk" in {v.lower() for v in vocab([doc.text] * 3)}  # the names are frequent enough
     assert not {n.lower() for n in names} & {v.lower() for v in vocab([without_spans(doc)] * 3)}
+
+
+def test_only_what_a_person_decided_counts() -> None:
+    """A review saved with spans open: they are no one's decision, so they count in no share
+    and the document trains and evaluates nothing; the decided spans count in the agreement;
+    the effort is summed as counts."""
+    text = read_source(OTHER)
+    model = [{"start": 10, "end": 15, "label": "PERSON", "score": 0.9}, {"start": 20, "end": 25, "label": "PERSON", "score": 0.3},
+             {"start": 40, "end": 45, "label": "LOCATION", "score": 0.4}]  # fmt: skip
+    record = new_review(text, model, [model[0] | {"score": None}], reviewer="x", model_info=INFO,
+                        open_spans=model[1:], effort={"seconds": 90, "actions": 4})  # fmt: skip
+    table = agreement_counts([record])
+    assert table["all"]["proposed"] == 1 and table["all"]["accepted"] == 1 and table["all"]["open"] == 2
+    assert agreement_metrics(table)["reviews.agreement.PERSON.accepted_share"] == 1.0  # not 0.5
+    prepared = prepare_reviews([(1, record)], ReservedIndex(), ReviewSettings(evaluation_share=0.0))
+    assert prepared.counts()[UNFINISHED] == 1 and not prepared.train and not prepared.evaluation
+    assert prepared.effort == {"documents": 1, "seconds": 90, "actions": 4, "spans": 3,
+                               "seconds_per_document": 90.0, "actions_per_span": 1.333}  # fmt: skip
+
+
+def test_the_retrain_artifacts_show_agreement_and_effort() -> None:
+    """The line the retrain summary and the agreement artifact show (counts only)."""
+    from flows.reviews import agreement_markdown, effort_line
+
+    text = read_source(OTHER)
+    model = [{"start": 10, "end": 15, "label": "PERSON", "score": 0.9}, {"start": 20, "end": 25, "label": "ID", "score": 0.3}]
+    record = new_review(text, model, [model[0] | {"score": None}], reviewer="x", model_info=INFO,
+                        effort={"seconds": 30, "actions": 3})  # fmt: skip
+    prepared = prepare_reviews([(1, record)], ReservedIndex(), ReviewSettings())
+    reviews = {"version": "abc", "counts": prepared.counts(), "agreement": prepared.agreement, "effort": prepared.effort}
+    assert effort_line(reviews) == "accepted share 0.50; 30 s per document and 1.5 actions per span over 1 documents"
+    markdown = agreement_markdown(reviews)
+    assert "| unfinished | 0 |" in markdown and effort_line(reviews) in markdown and text[10:15] not in markdown
+    assert effort_line(reviews | {"effort": {}}) == "accepted share 0.50; no review recorded its effort"

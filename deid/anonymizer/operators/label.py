@@ -1,5 +1,8 @@
 """Categorization: the span becomes its type, "[PERSON]", or with ``indexed`` its entity
-number, "[PERSON_1]", so a reader can still tell two parties apart."""
+number, "[PERSON_1]", so a reader can still tell two parties apart. The type is the coarse
+one (``deid.schema.coarse_label``): an IBAN reads "[ID]" and a street address "[STREET]"
+wherever it was found (rules, model, a reviewer), so the CLI, the flows, the service and the
+review page write one spelling."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from deid.anonymizer.operators.base import Operator, OperatorParams, Target
+from deid.schema import coarse_label
 
 _DOT_SPACE_RE = re.compile(r"\s*([.\-])\s*")
 
@@ -43,7 +47,7 @@ class LabelOperator(Operator):
         self._count: dict[str, int] = {}
 
     def operate(self, target: Target) -> str:
-        label = target.label
+        label = coarse_label(target.label)
         if not self.params.indexed:
             return f"[{label}]"
         key = (label, entity_key(target.surface))

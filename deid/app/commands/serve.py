@@ -27,9 +27,17 @@ def serve_cmd(
     timeout: float = typer.Option(120.0, help="Seconds a request may take, waiting for the model included."),
     reviews: Path = typer.Option(Path("data/reviews"), help="Folder of the saved reviews (reviews.jsonl)."),
     operator: str | None = typer.Option(None, help="The page's default operator (default: the pipeline's)."),
+    queue: str | None = typer.Option(
+        None, help="Documents to review: a folder or s3://bucket/prefix (the anonymize flow's input with --queue-batch)."
+    ),
+    queue_batch: str | None = typer.Option(
+        None, help="The anonymize flow's output folder or s3:// prefix: the queue holds its documents, with its spans."
+    ),
 ) -> None:
-    """Serve the REST API (/analyze, /anonymize, /models, /health, /reviews; OpenAPI docs at
-    /docs) and the review page (/) with one pipeline. ``pseudonymize`` needs $DEID_SECRET."""
+    """Serve the REST API (/analyze, /anonymize, /models, /health, /reviews, /queue; OpenAPI
+    docs at /docs) and the review page (/) with one pipeline. ``pseudonymize`` needs $DEID_SECRET."""
+    import tempfile
+
     import uvicorn
 
     from deid.anonymizer.operators import check_operator
@@ -39,9 +47,12 @@ def serve_cmd(
     from deid.app.service.safety import install_log_filters
     from deid.app.service.served import ServedModel, with_overrides
     from deid.app.service.settings import ServiceSettings, check_bind, load_token
+    from deid.ops.review_queue import ReviewQueue
 
     token = load_token(token_file)
     check_bind(host, token)  # before the model loads: a refused start is quick
+    if queue_batch and not queue:
+        raise typer.BadParameter("--queue-batch needs --queue (the flow's input: the batch holds no originals)")
     try:
         check_operator(operator)
     except ValueError as exc:
@@ -53,13 +64,16 @@ def serve_cmd(
     settings = ServiceSettings(host=host, port=port, token=token, max_bytes=max_bytes, timeout=timeout,
                                reviews_dir=reviews, operator=pipeline.operator_for(operator))  # fmt: skip
     secret = os.environ.get(SECRET_ENV, "").encode("utf-8") or None
-    app = create_app(served, settings, secret=secret)
-    install_log_filters()
-    info = served.info()
-    logger.info("serving %s (version %s) on %s:%s, token %s, reviews in %s", info["uri"] or "rules only",
-                info["version"], host, port, "required" if token else "off (loopback)", reviews)  # fmt: skip
-    uvicorn.run(app, host=host, port=port, log_config=None, access_log=True, server_header=False,
-                timeout_keep_alive=5, limit_concurrency=64)  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="deid-serve-") as work:  # an S3 queue's copy
+        documents = ReviewQueue.open(queue, batch=queue_batch, work_dir=Path(work), max_bytes=max_bytes) if queue else None
+        app = create_app(served, settings, secret=secret, queue=documents)
+        install_log_filters()
+        info = served.info()
+        logger.info("serving %s (version %s) on %s:%s, token %s, reviews in %s, queue %s", info["uri"] or "rules only",
+                    info["version"], host, port, "required" if token else "off (loopback)", reviews,
+                    f"{documents.kind} of {len(documents.items)} documents" if documents else "none")  # fmt: skip
+        uvicorn.run(app, host=host, port=port, log_config=None, access_log=True, server_header=False,
+                    timeout_keep_alive=5, limit_concurrency=64)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

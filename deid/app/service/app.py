@@ -23,17 +23,20 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from deid.anonymizer.budget import OverBudget
 from deid.anonymizer.operators import OPERATORS, check_operator
-from deid.app.service.documents import UnsupportedFormat, Upload, describe, read_upload, render
+from deid.app.service.analysis import analysis, span_out
+from deid.app.service.documents import Upload, describe, read_upload, render
+from deid.app.service.errors import STATUS, detail_of
+from deid.app.service.progress import streamed, wants_stream
+from deid.app.service.queue_routes import QueueState, queue_routes
+from deid.app.service.review_routes import review_routes
 from deid.app.service.safety import BodyLimit, ErrorShield, TimeLimit
 from deid.app.service.served import ServedModel
 from deid.app.service.settings import ServiceSettings
-from deid.schema import Span, coarse_label
-from deid.sources.errors import UserError
-from deid.sources.io import InputError
-from deid.sources.reviews import ReviewError, ReviewStore, decision_counts, new_review, parse_spans
-from deid.sources.reviews.record import text_sha256
+from deid.ops.review_queue import LOW_CONFIDENCE, ReviewQueue
+from deid.schema import FINE_TO_COARSE, LABELS
+from deid.sources.reviews import ReviewStore, decision_counts, new_review
+from deid.sources.reviews.record import known_spans, text_sha256
 
 logger = logging.getLogger(__name__)
 
@@ -64,18 +67,26 @@ def _with(schema: dict[str, Any], **props: Any) -> dict[str, Any]:
 
 
 OPERATOR_FIELD = {"type": "string", "enum": sorted(OPERATORS), "description": "Default: the pipeline's."}
-ANALYZE_DOC = _body_doc(TEXT_BODY, FILE_FORM)
+OUTPUTS = ("file", "json")
+OUTPUT_FIELD = {"type": "string", "enum": list(OUTPUTS), "description": "file: the anonymized file in its format "
+                "(default for a file; text as anonymized.txt); json: its text and the span report (default for text)"}
+ANALYZE_DOC = _body_doc(TEXT_BODY, FILE_FORM) | {"responses": {"200": {"content": {
+    "application/json": {}, "application/x-ndjson": {"schema": {"description": "with Accept: application/x-ndjson: "
+    "progress lines, then the result (deid.app.service.progress)"}}}}}}
 ANONYMIZE_DOC = _body_doc(
-    _with(TEXT_BODY, operator=OPERATOR_FIELD, spans=SPANS_SCHEMA | {"description": "Spans to neutralize "
-          "(offsets into text); default: the analysis' spans."}),
+    _with(TEXT_BODY, operator=OPERATOR_FIELD, output=OUTPUT_FIELD, spans=SPANS_SCHEMA | {"description": "Spans "
+          "to neutralize (offsets into text; labels of deid.schema.SENSITIVE_LABELS); default: the analysis' spans."}),
     _with(FILE_FORM, operator=OPERATOR_FIELD, spans={"type": "string", "description": "JSON list of spans"},
-          output={"type": "string", "enum": ["file", "json"], "description": "file (default): the anonymized "
-                  "file in its format; json: its text and the span report"}),
+          output=OUTPUT_FIELD),
 )  # fmt: skip
 REVIEW_DOC = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
     "type": "object", "required": ["text", "model_spans", "spans", "reviewer"], "properties": {
-        "text": {"type": "string"}, "model_spans": SPANS_SCHEMA, "spans": SPANS_SCHEMA,
+        "text": {"type": "string"}, "model_spans": SPANS_SCHEMA,
+        "spans": SPANS_SCHEMA | {"description": "The spans the reviewer decided (accepted, edited, added)."},
+        "open": SPANS_SCHEMA | {"description": "Proposed spans nobody decided yet, unchanged: saved as open."},
         "reviewer": {"type": "string", "description": "One word: letters, digits, . _ @ -"},
+        "effort": {"type": "object", "properties": {"seconds": {"type": "integer"}, "actions": {"type": "integer"}}},
+        "supersedes": {"type": "string", "description": "The id of the saved review this one edits."},
     }}}}}}  # fmt: skip
 
 
@@ -89,8 +100,11 @@ class Input:
     fields: dict[str, Any]
 
 
-def create_app(served: ServedModel, settings: ServiceSettings, *, secret: bytes | None = None) -> FastAPI:
-    """The app serving ``served`` under ``settings``; ``secret`` keys ``pseudonymize``."""
+def create_app(
+    served: ServedModel, settings: ServiceSettings, *, secret: bytes | None = None, queue: ReviewQueue | None = None
+) -> FastAPI:
+    """The app serving ``served`` under ``settings``; ``secret`` keys ``pseudonymize``; ``queue``:
+    the documents to review (``GET /queue``)."""
     app = FastAPIOffline(
         title="deid", version=package_version("deid"),
         description="Find and neutralize sensitive references in German court decisions; review them.",
@@ -100,12 +114,17 @@ def create_app(served: ServedModel, settings: ServiceSettings, *, secret: bytes 
     authorized = _bearer(settings.token)
     _exception_handlers(app)
 
+    operators = runnable_operators(secret)
+
     @app.get("/health", tags=["service"])
     async def health() -> dict[str, Any]:
-        """Liveness, whether API calls need a token, and the model in use (no token needed)."""
+        """Liveness, whether API calls need a token, the model in use, the operators that can
+        run here (``pseudonymize`` only with a key), the labels, the score below which a span
+        counts as uncertain, and whether there is a queue (no token needed)."""
         return {"status": "ok", "auth": settings.token is not None, "model": served.info(),
-                "operators": sorted(OPERATORS), "default_operator": settings.operator,
-                "max_bytes": settings.max_bytes}  # fmt: skip
+                "operators": operators, "default_operator": settings.operator if settings.operator in operators
+                else operators[0], "labels": list(LABELS), "fine_labels": FINE_TO_COARSE, "low_confidence": LOW_CONFIDENCE,
+                "queue": queue is not None, "max_bytes": settings.max_bytes}  # fmt: skip
 
     @app.get("/models", tags=["service"], dependencies=[authorized])
     async def models() -> dict[str, Any]:
@@ -113,17 +132,15 @@ def create_app(served: ServedModel, settings: ServiceSettings, *, secret: bytes 
         return {"in_use": served.info(), "registry": await asyncio.to_thread(served.registry)}
 
     @app.post("/analyze", tags=["documents"], dependencies=[authorized], openapi_extra=ANALYZE_DOC)
-    async def analyze(request: Request) -> dict[str, Any]:
+    async def analyze(request: Request) -> Any:
         """Spans of a text or file: offsets, label, coarse type, score and the recognizer
-        or model that found each (``source``). A file's extracted text is returned too."""
+        or model that found each (``source``). A file's extracted text is returned too. With
+        ``Accept: application/x-ndjson``: progress lines first (``deid.app.service.progress``)."""
         doc = await _read_input(request, settings)
-        spans = await asyncio.to_thread(served.analyze, doc.text)
-        out = {"sha256": text_sha256(doc.text), "characters": len(doc.text), "spans": [_span_out(s) for s in spans],
-               "lineage": served.lineage_for(doc.text)}  # fmt: skip
-        if doc.upload is not None:
-            out |= {"document": describe(doc.upload), "text": doc.text}
-        logger.info("analyze %s: %d characters, %d spans", out["sha256"][:12], len(doc.text), len(spans))
-        return out
+        if wants_stream(request):
+            return streamed(lambda reporter: analysis(served, doc.text, doc.upload,
+                                                      reporter.deadline(served.pipeline, doc.text)))  # fmt: skip
+        return await asyncio.to_thread(analysis, served, doc.text, doc.upload)
 
     @app.post("/anonymize", tags=["documents"], dependencies=[authorized], openapi_extra=ANONYMIZE_DOC)
     async def anonymize(request: Request) -> Any:
@@ -132,33 +149,43 @@ def create_app(served: ServedModel, settings: ServiceSettings, *, secret: bytes 
         doc = await _read_input(request, settings)
         operator = doc.fields.get("operator") or served.pipeline.config.operator
         _check_operator(operator, secret)
+        output = doc.fields.get("output") or ("file" if doc.upload is not None else "json")
+        if output not in OUTPUTS:
+            raise HTTPException(422, f"output {str(output)[:32]!r} is not supported: use {' or '.join(OUTPUTS)}")
         given = doc.fields.get("spans")
-        spans = parse_spans(doc.text, given, "spans") if given is not None else None
+        spans = known_spans(doc.text, given, "spans") if given is not None else None
         if spans is None:
             spans = await asyncio.to_thread(served.analyze, doc.text)
         sha = text_sha256(doc.text)
         rendered = await asyncio.to_thread(render, doc.upload, doc.text, spans, operator, secret=secret,
                                            max_bytes=settings.max_bytes)  # fmt: skip
         logger.info("anonymize %s: %d spans, operator %s", sha[:12], len(spans), operator)
-        if doc.upload is not None and doc.fields.get("output", "file") == "file":
+        if output == "file":
             headers = {"Content-Disposition": f'attachment; filename="{rendered.filename}"',
                        "X-Deid-Spans": str(len(spans)), "X-Deid-Input-Sha256": sha}  # fmt: skip
             return Response(rendered.data, media_type=rendered.media_type, headers=headers)
-        out = {"text": rendered.text, "operator": operator, "spans": [_span_out(s) for s in spans],
+        out = {"text": rendered.text, "operator": operator, "spans": [span_out(s) for s in spans],
                "output_spans": [s.to_dict() | {"operator": operator} for s in rendered.spans],
                "lineage": served.lineage_for(doc.text)}  # fmt: skip
         return out | ({"document": describe(doc.upload)} if doc.upload is not None else {})
 
     @app.post("/reviews", tags=["reviews"], dependencies=[authorized], openapi_extra=REVIEW_DOC)
     async def save_review(request: Request) -> dict[str, Any]:
-        """Save a review: the text, the spans the analysis proposed and the reviewer's final
-        spans; decisions (accepted, rejected, relabelled, widened, added) follow from them."""
+        """Save a review: the text, the spans the analysis proposed, the spans the reviewer
+        decided and those left open; decisions (accepted, rejected, relabelled, widened, added,
+        open) and the document's state follow from them. ``effort`` (seconds, actions) is kept
+        as counts; ``supersedes`` names the saved review this one edits (it stays in the store)."""
         body = await _json_object(request)
         record = new_review(body.get("text"), body.get("model_spans"), body.get("spans"),
-                            reviewer=body.get("reviewer"), model_info=served.info())  # fmt: skip
+                            reviewer=body.get("reviewer"), model_info=served.info(), open_spans=body.get("open"),
+                            effort=body.get("effort"), supersedes=body.get("supersedes"))  # fmt: skip
         review_id = await asyncio.to_thread(store.save, record)
         return {"id": review_id, "sha256": record["sha256"], "spans": len(record["spans"]),
+                "open": len(record["open"]), "state": record["state"],
                 "decisions": decision_counts(record["decisions"])}  # fmt: skip
+
+    app.include_router(review_routes(store, authorized))
+    app.include_router(queue_routes(QueueState(queue, store, served, settings) if queue else None, authorized))
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -237,8 +264,9 @@ def _check_operator(operator: Any, secret: bytes | None) -> None:
         raise HTTPException(422, "pseudonymize needs a secret key: start the service with $DEID_SECRET set")
 
 
-def _span_out(span: Span) -> dict[str, Any]:
-    return span.to_dict() | {"type": coarse_label(span.label)}
+def runnable_operators(secret: bytes | None) -> list[str]:
+    """The operators this service can run: ``pseudonymize`` needs a key."""
+    return [name for name in sorted(OPERATORS) if name != "pseudonymize" or secret]
 
 
 # --- errors --------------------------------------------------------------------------------------
@@ -250,15 +278,12 @@ def _exception_handlers(app: FastAPI) -> None:
 
     def reply(status: int):
         async def handler(request: Request, exc: Exception) -> JSONResponse:
-            return JSONResponse({"detail": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}, status)
+            return JSONResponse({"detail": detail_of(exc)}, status)
 
         return handler
 
-    app.add_exception_handler(UnsupportedFormat, reply(415))
-    app.add_exception_handler(InputError, reply(422))
-    app.add_exception_handler(ReviewError, reply(422))
-    app.add_exception_handler(OverBudget, reply(413))
-    app.add_exception_handler(UserError, reply(400))
+    for kind, status in STATUS:
+        app.add_exception_handler(kind, reply(status))
 
     async def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [{"loc": e.get("loc"), "msg": e.get("msg"), "type": e.get("type")} for e in exc.errors()]

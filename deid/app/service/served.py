@@ -13,6 +13,7 @@ import logging
 import threading
 from typing import Any
 
+from deid.anonymizer.budget import Deadline
 from deid.anonymizer.pipeline import Pipeline
 from deid.ops.lineage import Lineage, for_input, run_lineage
 from deid.ops.model_store import ModelSource
@@ -40,9 +41,11 @@ class ServedModel:
         limit = pipeline_config.max_seconds
         return {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
 
-    def analyze(self, text: str) -> list[Span]:
+    def analyze(self, text: str, deadline: Deadline | None = None) -> list[Span]:
+        """The pipeline's spans; ``deadline``: one that reports progress or stops a cancelled
+        analysis (:class:`deid.app.service.progress.Progress`), else the pipeline's budget."""
         with self._lock:
-            return self.pipeline.analyze(text)
+            return self.pipeline.analyze(text, deadline)
 
     @property
     def rules_only(self) -> bool:

@@ -161,7 +161,7 @@ def reviews(p: CheckParams) -> list[gxe.Expectation]:
         _e(gxe.ExpectColumnValuesToBeUnique, "ids_unique",
            "A review is saved once (a retried save is not appended again).", column="id"),
         _e(gxe.ExpectColumnValuesToBeInSet, "uses_known",
-           "Every line is used for training or evaluation, superseded, refused or invalid.",
+           "Every line is used for training or evaluation, unfinished, superseded, refused or invalid.",
            column="use", value_set=list(USES)),
         _e(gxe.ExpectColumnValuesToBeUnique, "one_side_per_document",
            "A document is used once: never in training and in the evaluation set.",

@@ -9,6 +9,7 @@ document, but nothing here ever logs it: logs get the review id, the text's sha2
 from deid.sources.reviews.record import (
     DECISIONS,
     REVIEW_SCHEMA,
+    STATES,
     ReviewError,
     check_review,
     decide,
@@ -16,6 +17,7 @@ from deid.sources.reviews.record import (
     final_spans,
     new_review,
     parse_spans,
+    review_state,
 )
 from deid.sources.reviews.store import (
     DEFAULT_DIR,
@@ -24,6 +26,7 @@ from deid.sources.reviews.store import (
     frozen,
     read_records,
     read_reviews,
+    summary,
 )
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "DEFAULT_DIR",
     "REVIEWS_FILE",
     "REVIEW_SCHEMA",
+    "STATES",
     "ReviewError",
     "ReviewStore",
     "check_review",
@@ -42,4 +46,6 @@ __all__ = [
     "parse_spans",
     "read_records",
     "read_reviews",
+    "review_state",
+    "summary",
 ]

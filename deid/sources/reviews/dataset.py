@@ -20,7 +20,10 @@ What becomes of each line of the store (:func:`prepare_reviews`), in this order:
    decisions, the rewritten gold sets) is ``reserved``: kept out of training and evaluation,
    only counted. Reserved means the same normalized text, or a share ``reserved_overlap`` of
    its word 8-grams found in reserved documents (a part of one, another extraction of it);
-4. the rest goes to ``evaluation`` (a share ``evaluation_share`` of the documents, by a
+4. a review that leaves spans open (state ``open`` or ``in_review``) is ``unfinished``: its
+   text is not gold where nobody decided, so it is neither trained nor evaluated on; the
+   spans it decided count in the agreement;
+5. the rest goes to ``evaluation`` (a share ``evaluation_share`` of the documents, by a
    salted hash of the normalized text) or to ``train``: deterministic, stable as reviews are
    added, and a document is never on both sides.
 
@@ -42,20 +45,29 @@ from typing import Any
 
 from deid.schema import Document, Span, coarse_label
 from deid.sources.params import check_keys, field_names, load_params, section
-from deid.sources.reviews.record import ADDED, DECISIONS, ReviewError, check_review
+from deid.sources.reviews.record import (
+    ADDED,
+    DECIDED,
+    DECISIONS,
+    OPEN,
+    REVIEW_ID,
+    STATE_DONE,
+    ReviewError,
+    check_review,
+    review_state,
+)
 
 logger = logging.getLogger(__name__)
 
-TRAIN, EVALUATION, SUPERSEDED, RESERVED, INVALID = (
-    "train", "evaluation", "superseded", "reserved", "invalid"
+TRAIN, EVALUATION, SUPERSEDED, RESERVED, INVALID, UNFINISHED = (
+    "train", "evaluation", "superseded", "reserved", "invalid", "unfinished"
 )  # fmt: skip
-USES: tuple[str, ...] = (TRAIN, EVALUATION, SUPERSEDED, RESERVED, INVALID)
+USES: tuple[str, ...] = (TRAIN, EVALUATION, SUPERSEDED, RESERVED, INVALID, UNFINISHED)
 SET_NAME = "reviews"  # the gate's gold set
 TRAIN_FILE, EVALUATION_FILE = "train.jsonl", "evaluation.jsonl"
 SHINGLE_WORDS = 8
 SHINGLE_SAMPLE = 4  # one 8-gram hash in four (by value): the same share, a quarter of the memory
 _WORD = re.compile(r"\w+")
-_REVIEW_ID = re.compile(r"[0-9a-f]{20}")
 
 
 @dataclass(frozen=True)
@@ -203,6 +215,7 @@ class PreparedReviews:
     train: list[Document]
     evaluation: list[Document]
     agreement: dict[str, dict[str, int]]
+    effort: dict[str, float] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         seen = Counter(r.use for r in self.rows)
@@ -213,6 +226,7 @@ class PreparedReviews:
         return {
             "counts": self.counts(),
             "agreement": self.agreement,
+            "effort": self.effort,
             "train_ids": [d.id for d in self.train],
             "evaluation_ids": [d.id for d in self.evaluation],
             "invalid_lines": [r.line for r in self.rows if r.use == INVALID],
@@ -222,7 +236,7 @@ class PreparedReviews:
 
 def _review_id(record: Any) -> str | None:
     value = record.get("id") if isinstance(record, Mapping) else None
-    return value if isinstance(value, str) and _REVIEW_ID.fullmatch(value) else None
+    return value if isinstance(value, str) and REVIEW_ID.fullmatch(value) else None
 
 
 def prepare_reviews(
@@ -246,14 +260,19 @@ def prepare_reviews(
     sides: dict[str, list[Document]] = {TRAIN: [], EVALUATION: []}
     for key, (line, record) in sorted(latest.items(), key=lambda item: item[1][0]):
         overlap = reserved.overlap(record["text"])
-        use = (RESERVED if overlap >= settings.reserved_overlap
-               else review_split(key, settings.evaluation_share, settings.salt))  # fmt: skip
+        if overlap >= settings.reserved_overlap:
+            use = RESERVED
+        elif review_state(record) != STATE_DONE:
+            use = UNFINISHED
+        else:
+            use = review_split(key, settings.evaluation_share, settings.salt)
         rows[line] = ReviewRow(line, record["id"], key, use, round(overlap, 4))
-        if use != RESERVED:
+        if use in sides:
             sides[use].append(review_document(record, key))
+    reviews = [record for _, record in latest.values()]
     prepared = PreparedReviews(
-        [rows[line] for line in sorted(rows)], sides[TRAIN], sides[EVALUATION],
-        agreement_counts(record for _, record in latest.values()),
+        [rows[line] for line in sorted(rows)], sides[TRAIN], sides[EVALUATION], agreement_counts(reviews),
+        effort_summary(reviews),
     )  # fmt: skip
     logger.info("reviews: %s", prepared.counts())
     return prepared
@@ -290,9 +309,10 @@ ALL = "all"
 
 
 def agreement_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    """Per coarse type (and ``all``): the spans the model proposed and what reviewers did with
-    them (``accepted``, ``relabelled``, ``widened``, ``rejected``: by the proposed span's
-    type), the spans they ``added`` and the ``gold`` spans (by the final span's type)."""
+    """Per coarse type (and ``all``): the spans the model proposed that a person decided
+    (``proposed``) and what they decided (``accepted``, ``relabelled``, ``widened``,
+    ``rejected``: by the proposed span's type), the spans left ``open`` (counted apart, in no
+    share), the spans reviewers ``added`` and the ``gold`` spans (by the final span's type)."""
     table: dict[str, dict[str, int]] = {}
 
     def row(label: str) -> dict[str, int]:
@@ -302,10 +322,11 @@ def agreement_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str
         for item in record["decisions"]:
             if item["decision"] == ADDED:
                 row(item["final"]["label"])[ADDED] += 1
-            else:
-                counts = row(coarse_label(item["model"]["label"]))
+                continue
+            counts = row(coarse_label(item["model"]["label"]))
+            counts[item["decision"]] += 1
+            if item["decision"] != OPEN:
                 counts["proposed"] += 1
-                counts[item["decision"]] += 1
         for span in record["spans"]:
             row(span["label"])["gold"] += 1
     out = dict(sorted(table.items()))
@@ -316,15 +337,37 @@ def agreement_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str
 def agreement_metrics(
     agreement: Mapping[str, Mapping[str, int]], prefix: str = "reviews.agreement"
 ) -> dict[str, float]:
-    """``<prefix>.<TYPE>.<column>`` counts, each decision's share of the proposed spans
-    (``accepted_share`` …) and ``added_share``: the share of gold spans the model had not
-    proposed at all."""
+    """``<prefix>.<TYPE>.<column>`` counts, each decision's share of the decided proposed
+    spans (``accepted_share`` …) and ``added_share``: the share of gold spans the model had
+    not proposed at all. Open spans are in no share: nobody decided them."""
     out: dict[str, float] = {}
     for label, counts in agreement.items():
-        out |= {f"{prefix}.{label}.{col}": float(counts[col]) for col in AGREEMENT_COLUMNS}
+        out |= {f"{prefix}.{label}.{col}": float(counts.get(col, 0)) for col in AGREEMENT_COLUMNS}
         if counts["proposed"]:
-            out |= {f"{prefix}.{label}.{d}_share": counts[d] / counts["proposed"]
-                    for d in DECISIONS if d != ADDED}  # fmt: skip
+            out |= {f"{prefix}.{label}.{d}_share": counts[d] / counts["proposed"] for d in DECIDED}
         if counts["gold"]:
             out[f"{prefix}.{label}.{ADDED}_share"] = counts[ADDED] / counts["gold"]
     return out
+
+
+# --- effort ---------------------------------------------------------------------------------------
+
+
+def effort_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """The reviewers' effort over the reviews that recorded it (schema 2): ``documents``,
+    ``seconds`` and ``actions`` in all, the ``spans`` they looked at (proposed and added),
+    ``seconds_per_document`` and ``actions_per_span``. Counts only."""
+    documents = seconds = actions = spans = 0
+    for record in records:
+        effort = record.get("effort")
+        if not effort:
+            continue
+        documents += 1
+        seconds += effort["seconds"]
+        actions += effort["actions"]
+        spans += len(record["decisions"])
+    return {
+        "documents": documents, "seconds": seconds, "actions": actions, "spans": spans,
+        "seconds_per_document": round(seconds / documents, 1) if documents else 0.0,
+        "actions_per_span": round(actions / spans, 3) if spans else 0.0,
+    }  # fmt: skip

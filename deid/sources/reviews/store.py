@@ -6,6 +6,8 @@ file and writes one whole line, so concurrent saves from several service workers
 interleave, and it is flushed to disk before the save is reported; a retried save (same
 content id) is not written twice. :func:`frozen` holds saves back while a retrain versions
 the file, so what DVC records is exactly what training reads (the first ``size`` bytes).
+Nothing is ever rewritten: a review reopened and edited is saved as a new record that names
+the one it ``supersedes``, so a document's history is every record of its text, in order.
 Logs name the review id, the text's sha256 prefix and counts, never the text.
 """
 
@@ -22,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from deid.sources.reviews.record import ReviewError, check_review, decision_counts
+from deid.sources.reviews.record import ReviewError, check_review, decision_counts, review_state
 
 logger = logging.getLogger(__name__)
 
@@ -31,12 +33,57 @@ REVIEWS_FILE = "reviews.jsonl"
 
 
 class ReviewStore:
-    """Appends checked reviews to ``folder/reviews.jsonl``."""
+    """Appends checked reviews to ``folder/reviews.jsonl`` and reads them back (the valid
+    ones, in the order saved; a line that fails its checks is skipped and counted)."""
 
     def __init__(self, folder: str | Path = DEFAULT_DIR) -> None:
         self.folder = Path(folder)
         self.path = self.folder / REVIEWS_FILE
         self._lock = threading.Lock()  # flock is per process; threads of one process need this too
+        self._read: list[dict[str, Any]] = []  # the valid records of the first _offset bytes
+        self._offset = 0
+        self._skipped = 0
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every valid review in the order saved. The file only grows, so only the lines
+        appended since the last call are read (a file that shrank is read anew)."""
+        with self._lock:
+            size = self.path.stat().st_size if self.path.exists() else 0
+            if size < self._offset:
+                self._read, self._offset, self._skipped = [], 0, 0
+            if size > self._offset:
+                with open(self.path, "rb") as fh:
+                    fh.seek(self._offset)
+                    for raw in fh:
+                        if not raw.endswith(b"\n"):
+                            break  # a line still being written: read it next time
+                        self._offset += len(raw)
+                        self._add(raw)
+                if self._skipped:
+                    logger.warning("review store: %d lines are not valid reviews", self._skipped)
+            return list(self._read)
+
+    def _add(self, raw: bytes) -> None:
+        if not raw.strip():
+            return
+        try:
+            record = json.loads(raw.decode("utf-8"))
+            check_review(record)
+        except (UnicodeDecodeError, json.JSONDecodeError, ReviewError, TypeError, KeyError, AttributeError):
+            self._skipped += 1
+            return
+        self._read.append(record)
+
+    def get(self, review_id: str) -> dict[str, Any] | None:
+        return next((r for r in self.records() if r["id"] == review_id), None)
+
+    def history(self, sha256: str) -> list[dict[str, Any]]:
+        """Summaries of every review of the text with this sha256, oldest first."""
+        return [summary(r) for r in self.records() if r["sha256"] == sha256]
+
+    def latest(self) -> dict[str, dict[str, Any]]:
+        """The summary of the latest review of each text, by the text's sha256."""
+        return {r["sha256"]: summary(r) for r in self.records()}
 
     def save(self, record: Mapping[str, Any]) -> str:
         """Check and append one review; return its id."""
@@ -58,6 +105,19 @@ class ReviewStore:
         logger.info("review %s saved (text sha256 %s, %d spans, decisions %s)",
                     record["id"], record["sha256"][:12], len(record["spans"]), counts)  # fmt: skip
         return str(record["id"])
+
+
+def summary(record: Mapping[str, Any]) -> dict[str, Any]:
+    """What a list of reviews shows of one (no text): ids, the document's state, counts."""
+    effort = record.get("effort") or {}
+    return {
+        "id": record["id"], "schema": record["schema"], "sha256": record["sha256"],
+        "characters": len(record["text"]), "state": review_state(record), "reviewer": record["reviewer"],
+        "created": record["created"], "supersedes": record.get("supersedes"), "spans": len(record["spans"]),
+        "open": len(record.get("open") or []), "decisions": decision_counts(record["decisions"]),
+        "effort": {"seconds": effort.get("seconds"), "actions": effort.get("actions")} if effort else None,
+        "model_version": (record.get("model") or {}).get("version"),
+    }  # fmt: skip
 
 
 def _stored(path: Path, review_id: str) -> bool:
