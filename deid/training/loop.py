@@ -76,6 +76,8 @@ class EpochStats:
     seconds: float
     val: dict[str, float] = field(default_factory=dict)
     learning_rate: float = 0.0
+    data_wait_seconds: float = 0.0  # the loop waited this long for the epoch's windows
+    validation_seconds: float = 0.0
 
 
 @dataclass
@@ -303,7 +305,9 @@ def train(
     with _Prefetch(lambda e: epoch_sample(windows_for_epoch(e), cfg.windows_per_epoch, cfg.seed, e),
                    first, cfg.epochs) as epochs:  # fmt: skip
         for epoch in range(cfg.epochs):
+            waited = time.perf_counter()
             windows = epochs.windows(epoch)
+            waited = time.perf_counter() - waited
             model.train()
             t0 = time.perf_counter()
             tokens = 0
@@ -348,6 +352,8 @@ def train(
                 seconds=seconds,
                 val=val,
                 learning_rate=float(scheduler.get_last_lr()[0]),
+                data_wait_seconds=waited,
+                validation_seconds=time.perf_counter() - t0 - seconds,
             )
             history.append(stats)
             logger.info(

@@ -100,3 +100,19 @@ def test_pipeline_json_and_lineage_record_what_ran(tmp_path, classifier_parts) -
     old = PipelineConfig.from_dict({"chain": [{"name": "model", "version": 1, "config": {"max_length": 64}}]})
     assert old.model.precision == "fp32"
     assert Pipeline(TokenClassifier(model, tokenizer, device="cpu"), old).runtime()["precision"] == "fp32"
+
+
+def test_threads_wait_passively_unless_the_user_says_otherwise() -> None:
+    """deid sets OpenMP's wait policy before torch loads it (spinning threads collapsed
+    two-thread training 4-8x on a shared machine); a policy the user set is kept."""
+    import os
+    import subprocess
+    import sys
+
+    probe = "import deid, os; print(os.environ['OMP_WAIT_POLICY'])"
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "PASSIVE"
+    out = subprocess.run([sys.executable, "-c", probe], env={**env, "OMP_WAIT_POLICY": "ACTIVE"},
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert out.stdout.strip() == "ACTIVE"
