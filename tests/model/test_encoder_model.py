@@ -63,6 +63,28 @@ def test_int8_keeps_fp32_token_decisions(trained: Path) -> None:
     assert same / total >= 0.98
 
 
+def test_bf16_keeps_fp32_gold_span_outcomes(trained: Path) -> None:
+    """torch bf16 (autocast on the CPU's matrix units; deid.anonymizer.precision) against fp32
+    on rewritten gold decisions: each gold span is found with the same labels, or missed by
+    both, in at least 99 % of cases (the bar an engine must pass to run by default). On a CPU
+    without bf16 units the chosen precision is fp32 and the two runs are the same."""
+    from deid.anonymizer.precision import choose_precision
+
+    docs = _gold_texts(24)
+    texts = [d.text for d in docs]
+    fp32 = build_pipeline(trained, overrides={"engine": "torch", "precision": "fp32"}, device="cpu").classifier
+    auto = build_pipeline(trained, overrides={"engine": "torch", "precision": "auto"}, device="cpu").classifier
+    assert auto.precision == choose_precision("auto", auto.device) and fp32.precision == "fp32"
+
+    def outcomes(predictions) -> list[frozenset[str]]:
+        return [frozenset(p.label for p in found if p.start < g.end and g.start < p.end)
+                for d, found in zip(docs, predictions) for g in d.spans]  # fmt: skip
+
+    a, b = outcomes(fp32.predict(texts)), outcomes(auto.predict(texts))
+    assert len(a) >= 100 and sum(bool(x) for x in a) >= 50, "the model must find gold spans"
+    assert sum(x == y for x, y in zip(a, b)) / len(a) >= 0.99
+
+
 def test_int8_needs_the_onnx_engine(trained: Path) -> None:
     with pytest.raises(ValueError, match="onnx engine"):
         build_pipeline(trained, overrides={"engine": "torch", "quantize": "int8"}, device="cpu").model_spans(["Der Kläger."])
