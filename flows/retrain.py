@@ -166,7 +166,9 @@ def evaluate_models(
     dask_address: str | None = None,
 ) -> dict[str, Any]:
     """The challenger and, if there is one, the current champion on the same documents of
-    every rewritten test set, so the gate compares like with like. The test sets' slices
+    every rewritten test set, each scored under the profile its courts follow
+    (deid.evaluation.profiles; every profile's headline beside it), so the gate compares like
+    with like. The test sets' slices
     (``deid.evaluation.gold_sets.slices``) are predicted by ``workers`` processes (or the Dask scheduler
     at ``dask_address``); the figures are the same for any number. A champion whose chain this
     code cannot run (deid.anonymizer.chain) is not re-evaluated: the gate compares with its logged
@@ -174,6 +176,7 @@ def evaluate_models(
     from deid.anonymizer.chain import ChainMismatch
     from deid.anonymizer.pipeline import saved_config
     from deid.evaluation.gold_sets import Predictions, evaluate_predictions, slices
+    from deid.evaluation.profiles import gold_profile
     from deid.ops import mlflow_registry as registry
     from deid.ops.model_store import resolve_model
 
@@ -199,7 +202,7 @@ def evaluate_models(
     reports: dict[str, dict[str, Any]] = {name: {} for name in pipelines}
     for (name, gold_name), ranges in parts.items():
         found = Predictions.combine([next(predicted) for _ in ranges])
-        reports[name][gold_name] = evaluate_predictions(gold[gold_name], found)
+        reports[name][gold_name] = evaluate_predictions(gold[gold_name], found, profile=gold_profile(gold_name))
     documents = {gold_name: len(docs) for gold_name, docs in gold.items()}
     get_run_logger().info("evaluated %s on %s documents", ", ".join(pipelines), documents)
     return {
