@@ -241,6 +241,23 @@ def word_lists_summary(words: dict[str, Any]) -> str:
     return f"**changed**: {changed} words; {read}"
 
 
+def profiles_markdown(reports: dict[str, Any]) -> str:
+    """The challenger on every gold set under every anonymization profile (the set's own one
+    gates; deid.evaluation.profiles): element recall and precision of both halves, and the
+    spans set aside where a set's court did what its profile would not."""
+    rows = []
+    for gold_name, report in reports.items():
+        for name, part in report.get("by_profile", {}).items():
+            own = " (its own: gates)" if name == report.get("profile") else ""
+            halves = [part["halves"][h]["overall"]["elements"] for h in ("dev", "sealed")]
+            rows.append([gold_name, name + own, *(f"{e['recall']:.3f} / {e['precision']:.3f}" for e in halves),
+                         part["disagreements"]["spans"]])  # fmt: skip
+    if not rows:
+        return ""
+    return "\n### Each gold set under each profile\n\n" + markdown_table(
+        ["gold set", "profile", "dev R / P", "sealed R / P", "spans set aside"], rows)
+
+
 def summary_markdown(
     corpus: dict[str, Any],
     splits: dict[str, Any],
@@ -279,6 +296,7 @@ def summary_markdown(
     return (
         f"## Retrain: {decision.label} version {info['version']}\n\n"
         + markdown_table(["what", "value"], counts)
+        + profiles_markdown(evaluations["challenger"])
         + "\n### Links\n\n"
         + "\n".join(link_lines)
         + "\n\n### Durations\n\n"

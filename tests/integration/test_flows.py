@@ -272,6 +272,9 @@ def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowR
     )
     assert "| **total** |" in summary and "| rebuild word lists |" in summary
     assert "| word lists | unchanged (lowercase_words " in summary
+    # every gold set under every profile, its own one marked (deid.evaluation.profiles)
+    assert "| ler | federal (its own: gates) |" in summary and "| ler | strict |" in summary
+    assert "| bavaria | strict (its own: gates) |" in summary and "| bavaria | federal |" in summary
     assert "passed" in found["data-validation"]["data"]
     assert retrained.result["links"]["run"] in found["mlflow-run"]["data"]  # a link artifact
 
