@@ -96,15 +96,29 @@ class RecognizersConfig:
     recognizers: Mapping[str, Any] = field(default_factory=dict)
 
 
-@register(RECOGNIZERS, 1, RecognizersConfig,
-          description="rule recognizers (IBAN, phone, dates of birth …), merged into the model's spans")  # fmt: skip
-def recognizers_v1(cfg: RecognizersConfig) -> Step:
-    built = build_recognizers({"min_score": cfg.min_score, "recognizers": dict(cfg.recognizers)})
+def _recognizers_step(version: int) -> Callable[[RecognizersConfig], Step]:
+    """The factory of the recognizers step whose default set is ``version``'s
+    (deid.anonymizer.recognizers.RECOGNIZER_SETS)."""
 
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return merge_spans(spans, analyze_all(text, built) if built else [])
+    def factory(cfg: RecognizersConfig) -> Step:
+        settings = {"min_score": cfg.min_score, "recognizers": dict(cfg.recognizers)}
+        built = build_recognizers(settings, version)
 
-    return run
+        def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+            return merge_spans(spans, analyze_all(text, built) if built else [])
+
+        return run
+
+    return factory
+
+
+register(RECOGNIZERS, 1, RecognizersConfig,
+         description="rule recognizers (IBAN, phone, dates of birth …), merged into the model's spans",
+         )(_recognizers_step(1))  # fmt: skip
+register(RECOGNIZERS, 2, RecognizersConfig,
+         description="recognizers@1 with the numbers of a party's rights in suit (patent, utility model, "
+                     "trademark), commercial-register numbers, and permit and contract labels version 1 "
+                     "missed (permit_number.v2, contract_number.v2)")(_recognizers_step(2))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
