@@ -16,6 +16,7 @@ from typing import Any
 
 from deid.anonymizer.chain import Chain, ChainContext, Step, StepConfig, register, step
 from deid.anonymizer.consistency import propagate
+from deid.anonymizer.legal_form import extend_firms
 from deid.anonymizer.ner import InferenceConfig
 from deid.anonymizer.policy import (
     KeepZonesConfig,
@@ -31,7 +32,7 @@ from deid.anonymizer.policy import (
     unsure,
 )
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
-from deid.schema import Span, merge_spans
+from deid.schema import ORGANIZATION, Span, merge_spans
 
 MODEL = "model"
 RECOGNIZERS = "recognizers"
@@ -43,6 +44,7 @@ PLAIN_COMPOUNDS = "plain_compounds"
 LOWERCASE = "lowercase"
 NO_NAME_SHAPE = "no_name_shape"
 CONSISTENCY = "consistency"
+LEGAL_FORM = "legal_form"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -125,13 +127,12 @@ register(RECOGNIZERS, 2, RecognizersConfig,
 # spans as they entered the first of them (ChainContext.candidates) ------------------------
 
 
-def _keep_zones_step(signature: int) -> Callable[[KeepZonesConfig], Step]:
-    """The factory of the keep-zones step whose judges' signature block ends at the lines of
-    ``signature`` (deid.anonymizer.policy.SIGNATURE_LINES)."""
+def _keep_zones_step(version: int) -> Callable[[KeepZonesConfig], Step]:
+    """The factory of the keep-zones step ``version`` (deid.anonymizer.policy.keep_zones)."""
 
     def factory(cfg: KeepZonesConfig) -> Step:
         def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-            context.zones = zones = keep_zones(text, cfg, signature)
+            context.zones = zones = keep_zones(text, cfg, version)
             starts = [z.start for z in zones]
             return [s for s in spans if not in_keep_zone(zones, starts, s)]
 
@@ -145,6 +146,11 @@ register(KEEP_ZONES, 1, KeepZonesConfig, filter=True,
 register(KEEP_ZONES, 2, KeepZonesConfig, filter=True,
          description="courts, judges, laws, citations, states kept public; signature lines with a "
                      "first-name initial or the judge's office")(_keep_zones_step(2))  # fmt: skip
+register(KEEP_ZONES, 3, KeepZonesConfig, filter=True,
+         description="keep_zones@2 with the judges of every layout of the bundled decisions (deid.anonymizer."
+                     "judges: rubrum benches, criminal participants' lists, signature blocks anywhere with "
+                     "office lines and notes, titled judges in the text); a DPMA number after 'Aktenzeichen' "
+                     "is no court's case number")(_keep_zones_step(3))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -238,6 +244,26 @@ def consistency_v1(cfg: ConsistencyConfig) -> Step:
     return run
 
 
+# --- the firm's legal form ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegalFormConfig:
+    labels: tuple[str, ...] = (ORGANIZATION,)  # the spans that take in the legal form after them
+
+
+@register(LEGAL_FORM, 1, LegalFormConfig,
+          description="a firm's span takes in the legal form and practice words after it "
+                      "(deid.anonymizer.legal_form): '[ORGANIZATION]', never '[ORGANIZATION] GmbH'")  # fmt: skip
+def legal_form_v1(cfg: LegalFormConfig) -> Step:
+    labels = frozenset(cfg.labels)
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return extend_firms(text, spans, labels)
+
+    return run
+
+
 # --- chains --------------------------------------------------------------------------------
 
 
@@ -251,7 +277,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     no label by default, so it is left out); the model runs on ONNX Runtime with the
     recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, LOWERCASE,
-             NO_NAME_SHAPE, CONSISTENCY)  # fmt: skip
+             NO_NAME_SHAPE, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN, engine="onnx"), *(step(name) for name in names))
 
 
@@ -304,7 +330,7 @@ def apply_policy(
     that the old policy flags ``cfg`` map to (:func:`legacy_chain`), run on the ``zones``
     given (default: those the flags find)."""
     cfg = cfg or PolicyConfig()
-    zones = keep_zones(text, cfg, signature=1) if zones is None else zones
+    zones = keep_zones(text, cfg, version=1) if zones is None else zones
     steps = legacy_chain(policy=cfg, recognizers=False, consistency=False)
     filtered = Chain([s for s in steps if s.name != KEEP_ZONES])(text, list(spans))
     starts = [z.start for z in zones]
