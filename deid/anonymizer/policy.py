@@ -13,8 +13,8 @@ import bisect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
 from functools import lru_cache
+from typing import Any
 
 from deid.anonymizer.judges import judge_zones_v3
 from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span

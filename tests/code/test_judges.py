@@ -106,8 +106,13 @@ def test_judges_of_every_layout_are_kept(text: str, judges: list[str], others: l
         ("Das Protokoll hätte die Aussagen der als Zeugen vernommenen Richter Farnbach und Dr. Hosang enthalten müssen.",
          "Farnbach"),
         # "durch den Richter" in running text is no bench
-        ("Die Entscheidung durch den Richter (stRspr, vgl. BVerfGE 85, 337 <345>) betraf Herrn Kleinhans.\n2. Die "
-         "Klage ist beschlossen:", "Kleinhans"),
+        (
+            (
+                "Die Entscheidung durch den Richter (stRspr, vgl. BVerfGE 85, 337 <345>) betraf Herrn Kleinhans.\n"
+                "2. Die Klage ist beschlossen:"
+            ),
+            "Kleinhans",
+        ),
     ],
 )
 def test_others_are_not_kept(text: str, name: str) -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.contract_number import ContractNumberRecognizer, ContractNumberRecognizerV2
+from deid.anonymizer.recognizers.contract_number import (
+    ContractNumberRecognizer,
+    ContractNumberRecognizerV2,
+)
 
 
 @pytest.mark.parametrize(

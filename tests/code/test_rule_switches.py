@@ -17,6 +17,7 @@ from deid.anonymizer import chain as chain_module
 from deid.anonymizer.chain import ChainMismatch, parse_chain, step
 from deid.anonymizer.components import apply_policy
 from deid.anonymizer.consistency import propagate
+from deid.anonymizer.legal_form import extend_firms
 from deid.anonymizer.pipeline import PIPELINE_FILE, Pipeline, PipelineConfig, build_pipeline
 from deid.anonymizer.policy import (
     _attached,
@@ -25,7 +26,6 @@ from deid.anonymizer.policy import (
     _no_name_shape,
     keep_zones,
 )
-from deid.anonymizer.legal_form import extend_firms
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
 from deid.schema import MODEL_SOURCE, PERSON, Document, Span, merge_spans
 from deid.sources.io import read_jsonl

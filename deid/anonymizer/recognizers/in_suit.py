@@ -121,9 +121,9 @@ class InSuitRecognizer(PatternRecognizer):
             if match.lastgroup == "comparison":
                 return "cited"
             kind = match.lastgroup
-        if kind is None and self._own_after is not None:
-            if self._own_after.search(text[end : end + self.AFTER_WINDOW]):
-                kind = "own"
+        after = text[end : end + self.AFTER_WINDOW]
+        if kind is None and self._own_after is not None and self._own_after.search(after):
+            kind = "own"
         return kind
 
     def verdict(self, text: str, start: int, end: int, pattern: Pattern) -> float | None:

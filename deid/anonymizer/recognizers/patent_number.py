@@ -20,13 +20,13 @@ from deid.anonymizer.recognizers.in_suit import (
     LEFT,
     NO_OFFICE,
     RIGHT,
-    S,
     TECHNICAL_OWN,
     TECHNICAL_OWN_AFTER,
     TRADEMARK_OWN,
     UM_KIND,
     YEAR,
     InSuitRecognizer,
+    S,
 )
 
 _NOT_UM = rf"(?!{UM_KIND})"  # "DE 298 24 735 U1" is a utility model

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 from deid.anonymizer.recognizers.base import Pattern
 from deid.anonymizer.recognizers.in_suit import (
-    DPMA_SERIAL,
     LEFT,
     NO_OFFICE,
     RIGHT,
-    S,
     TECHNICAL_OWN,
     TRADEMARK_OWN,
     YEAR,
     InSuitRecognizer,
+    S,
 )
 
 _CHECK_AND_CLASS = r"(?:\.[ \u00a0]?\d)?(?:/\d{2})?"  # ".6/09"; "251. 8" as printed

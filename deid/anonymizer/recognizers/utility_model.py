@@ -15,13 +15,13 @@ from deid.anonymizer.recognizers.in_suit import (
     LEFT,
     NO_OFFICE,
     RIGHT,
-    S,
     TECHNICAL_OWN,
     TECHNICAL_OWN_AFTER,
     TRADEMARK_OWN,
     UM_KIND,
     YEAR,
     InSuitRecognizer,
+    S,
 )
 
 
