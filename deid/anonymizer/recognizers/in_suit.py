@@ -34,6 +34,30 @@ UM_KIND = r"(?:[ \u00a0]?U[1-9]?(?![\w\-]))"  # a utility model's: U1
 YEAR = r"(?:19|20)\d{2}"
 DPMA_SERIAL = rf"{S}\d{{3}}{S}\d{{3}}"  # the six digits after type and year: "123 456"
 
+
+
+def dpma_file(types: str, tail: str = r"(?:\.\d)?", prefix: str = "") -> str:
+    """A DPMA file number of the two-digit ``types`` ("1[0-2]" patents, "2[01]" utility
+    models, "3[09]" trademarks): type, year, six digits, then ``tail`` (a check digit)."""
+    return rf"{LEFT}{NO_OFFICE}{prefix}(?:{types})[ \u00a0]{YEAR}[ \u00a0]\d{{3}}[ \u00a0]\d{{3}}{tail}{RIGHT}"
+
+
+def old_dpma_file(first: str) -> str:
+    """A file number of the years before 2004 with its check digit: ``first`` digits, two, three
+    ("198 31 774.5")."""
+    return rf"{LEFT}{NO_OFFICE}(?:{first})[ \u00a0]\d{{2}}[ \u00a0]\d{{3}}\.\d{RIGHT}"
+
+
+def de_publication(types: str, kind: str) -> str:
+    """A German publication since 2004: "DE", the file number's type, year, serial, ``kind``."""
+    return rf"{LEFT}DE{S}(?:{types}){S}{YEAR}{DPMA_SERIAL}{kind}{RIGHT}"
+
+
+def old_de_publication(kind: str) -> str:
+    """An older German publication: "DE 195 12 345 A1", "DE 44 21 234 C2" (``kind``)."""
+    return rf"{LEFT}DE{S}\d{{1,3}}{S}\d{{2,3}}{S}\d{{3}}{kind}{RIGHT}"
+
+
 # after the number: "(Streitpatent)", "unter der Nummer … geführt"
 TECHNICAL_OWN_AFTER = r"^[ \u00a0]?(?:\((?:Streit|Klage)\w*\)|geführt\b)"
 # cue words; the nearest one before a candidate decides (InSuitRecognizer.nearest_cue)
@@ -159,3 +183,12 @@ class InSuitRecognizer(PatternRecognizer):
             if score is not None and score >= self.min_score:
                 spans.append(Span(start, end, self.LABEL, round(score, 4), self.name))
         return spans
+
+
+class TechnicalRightRecognizer(InSuitRecognizer):
+    """The cues of patents and utility models (a party's technical rights)."""
+
+    OWN = TECHNICAL_OWN
+    OTHER = TRADEMARK_OWN
+    OWN_AFTER = TECHNICAL_OWN_AFTER
+    CONTEXT_BOOST = 0.3

@@ -15,38 +15,38 @@ from __future__ import annotations
 
 from deid.anonymizer.recognizers.base import Pattern
 from deid.anonymizer.recognizers.in_suit import (
-    DPMA_SERIAL,
     KIND,
     LEFT,
     NO_OFFICE,
     RIGHT,
-    TECHNICAL_OWN,
-    TECHNICAL_OWN_AFTER,
-    TRADEMARK_OWN,
     UM_KIND,
     YEAR,
-    InSuitRecognizer,
     S,
+    TechnicalRightRecognizer,
+    de_publication,
+    dpma_file,
+    old_de_publication,
+    old_dpma_file,
 )
 
 _NOT_UM = rf"(?!{UM_KIND})"  # "DE 298 24 735 U1" is a utility model
 
 
-class PatentNumberRecognizer(InSuitRecognizer):
+class PatentNumberRecognizer(TechnicalRightRecognizer):
     """DE/EP/WO patent and application numbers of the patent in suit."""
 
     NAME = "patent_number"
     LABEL = "PATENT"
     PATTERNS = (
         # the DPMA file number of an application or patent: 10 2009 060 716.1
-        Pattern("dpma_file", rf"{LEFT}{NO_OFFICE}1[0-2][ \u00a0]{YEAR}[ \u00a0]\d{{3}}[ \u00a0]\d{{3}}(?:\.\d)?{RIGHT}", 0.6),
+        Pattern("dpma_file", dpma_file("1[0-2]"), 0.6),
         Pattern("dpma_compact", rf"{LEFT}1[0-2]{YEAR}\d{{6}}(?:\.\d)?{RIGHT}", 0.55, needs_context=True),
         # the old file number: P 44 12 345.6, and 195 12 345.6 (1995-2003)
         Pattern("dpma_old_file", rf"{LEFT}P{S}\d{{2}}{S}\d{{2}}{S}\d{{3}}\.\d{RIGHT}", 0.6),
-        Pattern("dpma_old_file_3", rf"{LEFT}{NO_OFFICE}(?:19[5-9]|10[0-3])[ \u00a0]\d{{2}}[ \u00a0]\d{{3}}\.\d{RIGHT}", 0.6),
+        Pattern("dpma_old_file_3", old_dpma_file("19[5-9]|10[0-3]"), 0.6),
         # publications: DE 10 2015 123 456 B4, DE 195 12 345 A1, DE 601 23 456 T2
-        Pattern("de_new", rf"{LEFT}DE{S}1[0-2]{S}{YEAR}{DPMA_SERIAL}(?:\.\d)?{KIND}?{RIGHT}", 0.55, needs_context=True),
-        Pattern("de_old", rf"{LEFT}DE{S}\d{{1,3}}{S}\d{{2,3}}{S}\d{{3}}{KIND}?{_NOT_UM}{RIGHT}", 0.55, needs_context=True),
+        Pattern("de_new", de_publication("1[0-2]", rf"(?:\.\d)?{KIND}?"), 0.55, needs_context=True),
+        Pattern("de_old", old_de_publication(rf"{KIND}?{_NOT_UM}"), 0.55, needs_context=True),
         # "das Patent 198 31 774", "das Patent 102 40 121 B4": the old number without office
         Pattern("de_old_bare", rf"{LEFT}{NO_OFFICE}\d{{3}}[ \u00a0]\d{{2}}[ \u00a0]\d{{3}}{KIND}?{_NOT_UM}{RIGHT}", 0.55, needs_context=True),
         # EP 1 234 567 B1, EP 878 165 B1; the application EP 01 234 567.8
@@ -58,7 +58,3 @@ class PatentNumberRecognizer(InSuitRecognizer):
         Pattern("wo", rf"{LEFT}WO{S}(?:{YEAR}|\d{{2}})/\d{{5,6}}{KIND}?{RIGHT}", 0.55, needs_context=True),
         Pattern("pct", rf"{LEFT}PCT/[A-Z]{{2}}(?:{YEAR}|\d{{2}})/\d{{5,6}}{RIGHT}", 0.6),
     )
-    OWN = TECHNICAL_OWN
-    OTHER = TRADEMARK_OWN
-    OWN_AFTER = TECHNICAL_OWN_AFTER
-    CONTEXT_BOOST = 0.3

@@ -46,22 +46,27 @@ _SECTION = re.compile(r"\d{1,3}(?:\.\d{1,3})+")  # Nr. 3.14.1 of a guideline
 _MIN_DIGITS = 4
 
 
-class PermitNumberRecognizer(PatternRecognizer):
-    """Authority file and permit numbers after their label; never court file numbers."""
-
-    NAME = "permit_number"
-    LABEL = "PERMIT_NUMBER"
-    PATTERNS = (
-        Pattern("permit_labelled", rf"(?i:{_PERMIT_KEY}){_COLON}{_ID}", 0.85),
-        Pattern("permit_labelled_solid", rf"(?i:{_PERMIT_KEY}){_COLON}{_SOLID}", 0.8),
+def _patterns(permit_key: str, nr_key: str) -> tuple[Pattern, ...]:
+    """The patterns of a version: ``permit_key`` and ``nr_key`` are its labels."""
+    return (
+        Pattern("permit_labelled", rf"(?i:{permit_key}){_COLON}{_ID}", 0.85),
+        Pattern("permit_labelled_solid", rf"(?i:{permit_key}){_COLON}{_SOLID}", 0.8),
         Pattern(
             "authority_file",
             rf"(?<!\w){_FILE_KEY}{_OF_AUTHORITY}?{_COLON}{_ID}",
             0.7,
             needs_context=True,
         ),
-        Pattern("permit_nr", rf"(?<!\w){_NR_KEY}{_COLON}{_ID}", 0.8),
+        Pattern("permit_nr", rf"(?<!\w){nr_key}{_COLON}{_ID}", 0.8),
     )
+
+
+class PermitNumberRecognizer(PatternRecognizer):
+    """Authority file and permit numbers after their label; never court file numbers."""
+
+    NAME = "permit_number"
+    LABEL = "PERMIT_NUMBER"
+    PATTERNS = _patterns(_PERMIT_KEY, _NR_KEY)
     CONTEXT = (
         "genehmigung", "baugenehmigung", "erlaubnis", "bescheid", "ausgangsbescheid",
         "widerspruchsbescheid", "bewilligung", "zulassung", "landratsamt", "landesamt",
@@ -101,15 +106,7 @@ class PermitNumberRecognizerV2(PermitNumberRecognizer):
     """Version 1's labels and the ones it missed (the module's docstring)."""
 
     PATTERNS = (
-        Pattern("permit_labelled", rf"(?i:{_PERMIT_KEY_V2}){_COLON}{_ID}", 0.85),
-        Pattern("permit_labelled_solid", rf"(?i:{_PERMIT_KEY_V2}){_COLON}{_SOLID}", 0.8),
-        Pattern(
-            "authority_file",
-            rf"(?<!\w){_FILE_KEY}{_OF_AUTHORITY}?{_COLON}{_ID}",
-            0.7,
-            needs_context=True,
-        ),
-        Pattern("permit_nr", rf"(?<!\w){_NR_KEY_V2}{_COLON}{_ID}", 0.8),
+        *_patterns(_PERMIT_KEY_V2, _NR_KEY_V2),
         Pattern("permit_nr_solid", rf"(?<!\w){_NR_KEY_V2}{_COLON}{_SOLID}", 0.75),
         Pattern("sign", rf"(?<!\w){_SIGN_KEY}{_COLON}{_ID}", 0.7, needs_context=True),
         Pattern("bg_number", _BG_NUMBER, 0.85),

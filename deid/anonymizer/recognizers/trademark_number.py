@@ -24,6 +24,7 @@ from deid.anonymizer.recognizers.in_suit import (
     YEAR,
     InSuitRecognizer,
     S,
+    dpma_file,
 )
 
 _CHECK_AND_CLASS = r"(?:\.[ \u00a0]?\d)?(?:/\d{2})?"  # ".6/09"; "251. 8" as printed
@@ -35,7 +36,7 @@ class TrademarkNumberRecognizer(InSuitRecognizer):
     NAME = "trademark_number"
     LABEL = "BRAND_NUMBER"
     PATTERNS = (
-        Pattern("dpma_file", rf"{LEFT}{NO_OFFICE}(?:DE{S})?3[09][ \u00a0]{YEAR}[ \u00a0]\d{{3}}[ \u00a0]\d{{3}}{_CHECK_AND_CLASS}{RIGHT}", 0.6),
+        Pattern("dpma_file", dpma_file("3[09]", _CHECK_AND_CLASS, prefix=rf"(?:DE{S})?"), 0.6),
         Pattern("dpma_compact", rf"{LEFT}{NO_OFFICE}(?:DE{S})?3[09]{YEAR}\d{{6}}{_CHECK_AND_CLASS}{RIGHT}", 0.6),
         Pattern("dpma_old", rf"{LEFT}{NO_OFFICE}(?:DE{S})?3\d{{2}}{S}\d{{2}}{S}\d{{3}}{_CHECK_AND_CLASS}{RIGHT}", 0.55, needs_context=True),
         Pattern("eu", rf"{LEFT}{NO_OFFICE}(?:(?:EM|UM|EU){S})?0\d{{2}}{S}\d{{3}}{S}\d{{3}}{RIGHT}", 0.55, needs_context=True),

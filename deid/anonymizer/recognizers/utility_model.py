@@ -11,34 +11,27 @@ from __future__ import annotations
 
 from deid.anonymizer.recognizers.base import Pattern
 from deid.anonymizer.recognizers.in_suit import (
-    DPMA_SERIAL,
     LEFT,
-    NO_OFFICE,
     RIGHT,
-    TECHNICAL_OWN,
-    TECHNICAL_OWN_AFTER,
-    TRADEMARK_OWN,
     UM_KIND,
-    YEAR,
-    InSuitRecognizer,
     S,
+    TechnicalRightRecognizer,
+    de_publication,
+    dpma_file,
+    old_de_publication,
+    old_dpma_file,
 )
 
 
-class UtilityModelRecognizer(InSuitRecognizer):
+class UtilityModelRecognizer(TechnicalRightRecognizer):
     """DE utility-model file and publication numbers of the utility model in suit."""
 
     NAME = "utility_model"
     LABEL = "UTILITY_MODEL"
     PATTERNS = (
-        Pattern("dpma_file", rf"{LEFT}{NO_OFFICE}2[01][ \u00a0]{YEAR}[ \u00a0]\d{{3}}[ \u00a0]\d{{3}}(?:\.\d)?{RIGHT}", 0.6),
+        Pattern("dpma_file", dpma_file("2[01]"), 0.6),
         Pattern("dpma_old_file", rf"{LEFT}G{S}\d{{2}}{S}\d{{2}}{S}\d{{3}}\.\d{RIGHT}", 0.6),
-        # 1990s-2003 file numbers: 298 20 129.1
-        Pattern("dpma_old_file_3", rf"{LEFT}{NO_OFFICE}(?:29\d|20[0-3])[ \u00a0]\d{{2}}[ \u00a0]\d{{3}}\.\d{RIGHT}", 0.6),
-        Pattern("de_new", rf"{LEFT}DE{S}2[01]{S}{YEAR}{DPMA_SERIAL}{UM_KIND}?{RIGHT}", 0.55, needs_context=True),
-        Pattern("de_old", rf"{LEFT}DE{S}\d{{1,3}}{S}\d{{2,3}}{S}\d{{3}}{UM_KIND}{RIGHT}", 0.55, needs_context=True),
+        Pattern("dpma_old_file_3", old_dpma_file(r"29\d|20[0-3]"), 0.6),  # 1990s-2003: 298 20 129.1
+        Pattern("de_new", de_publication("2[01]", f"{UM_KIND}?"), 0.55, needs_context=True),
+        Pattern("de_old", old_de_publication(UM_KIND), 0.55, needs_context=True),
     )
-    OWN = TECHNICAL_OWN
-    OTHER = TRADEMARK_OWN
-    OWN_AFTER = TECHNICAL_OWN_AFTER
-    CONTEXT_BOOST = 0.3
