@@ -51,8 +51,10 @@ FINE_TO_COARSE: dict[str, str] = {
     "SOCIAL_SECURITY_ID": ID,
     "LICENSE_PLATE": ID,
     "VEHICLE_ID": ID,
-    "PATENT": ID,
-    "BRAND_NUMBER": ID,
+    "PATENT": ID,  # a party's own patent (the patent in suit)
+    "UTILITY_MODEL": ID,  # ... its utility model
+    "BRAND_NUMBER": ID,  # ... its trademark's register number
+    "COMMERCIAL_REGISTER": ID,  # HRB 12345, VR 1234
     "PERMIT_NUMBER": ID,
     "CONTRACT_NUMBER": ID,
     "PARCEL_NUMBER": ID,
