@@ -302,11 +302,11 @@ MODEL_DEFAULTS_BEFORE_CHAIN = {"threshold": 0.35}  # below InferenceConfig's 0.5
 
 def default_chain() -> tuple[StepConfig, ...]:
     """Every component at its newest version with its defaults, in order (keep_labels has
-    no label by default, so it is left out); the model runs on ONNX Runtime with the
-    recall-first threshold."""
+    no label by default, so it is left out); the model runs on torch in the precision the
+    hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, LOWERCASE,
              NO_NAME_SHAPE, POLICY, CONSISTENCY, LEGAL_FORM)  # fmt: skip
-    return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN, engine="onnx"), *(step(name) for name in names))
+    return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 
 
 def legacy_chain(

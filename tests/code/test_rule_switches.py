@@ -408,7 +408,7 @@ def test_the_model_is_the_chains_first_step_with_its_inference_settings(tmp_path
     step, and a changed model component (its windowing or decoding) refuses the old pipeline."""
     cfg = PipelineConfig()
     assert cfg.chain[0].name == "model" and cfg.use_model and cfg.model.threshold == 0.35
-    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 2, "config": {"threshold": 0.35, "engine": "onnx"}}
+    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 2, "config": {"threshold": 0.35}}
     assert "threshold" not in cfg.to_dict()
     assert cfg.override(threshold=0.2, operator="mask").model.threshold == 0.2
     assert not PipelineConfig.rules_only().use_model and PipelineConfig.rules_only().model is None
