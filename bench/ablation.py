@@ -77,7 +77,7 @@ def recognizer_variants(cfg: PipelineConfig) -> list[tuple[str, PipelineConfig]]
     if entry is None:
         return []
     settings = {"min_score": entry.config.min_score, "recognizers": dict(entry.config.recognizers)}
-    enabled = {r.name for r in build_recognizers(settings)}
+    enabled = {r.name for r in build_recognizers(settings, entry.version)}
     out: list[tuple[str, PipelineConfig]] = []
     for name in RECOGNIZERS:
         if name not in enabled:

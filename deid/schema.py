@@ -51,8 +51,10 @@ FINE_TO_COARSE: dict[str, str] = {
     "SOCIAL_SECURITY_ID": ID,
     "LICENSE_PLATE": ID,
     "VEHICLE_ID": ID,
-    "PATENT": ID,
-    "BRAND_NUMBER": ID,
+    "PATENT": ID,  # a party's own patent (the patent in suit)
+    "UTILITY_MODEL": ID,  # ... its utility model
+    "BRAND_NUMBER": ID,  # ... its trademark's register number
+    "COMMERCIAL_REGISTER": ID,  # HRB 12345, VR 1234
     "PERMIT_NUMBER": ID,
     "CONTRACT_NUMBER": ID,
     "PARCEL_NUMBER": ID,
@@ -75,12 +77,26 @@ PUBLIC_ENTITY = "PUBLIC_ENTITY"  # institutions, countries, public places and pe
 
 KEEP_LABELS: tuple[str, ...] = (JUDGE, COURT, LAW, CASE_REFERENCE, LITERATURE, PUBLIC_ENTITY)
 
+# --- roles that the anonymization profiles decide on (deid.anonymizer.profiles) -----------
+# A name whose fate depends on the profile: neutralized under ``strict`` (as the type of
+# ROLE_TYPES), kept under ``federal``, where the federal courts print them.
+LAWYER = "LAWYER"  # lawyers, patent attorneys, tax advisers, insolvency administrators
+SEAT = "SEAT"  # the place in the name of an authority or a lower court ("Landratsamt Ebersberg")
+BRAND = "BRAND"  # a party's own marks, brands and products
+ROLE_LABELS: tuple[str, ...] = (LAWYER, SEAT, BRAND)
+ROLE_TYPES: dict[str, str] = {LAWYER: PERSON, SEAT: LOCATION, BRAND: OTHER}
 
-# What a token classifier predicts: the sensitive types, and the insensitive entity types it
-# learns to tell apart from them (a judge's name, a court, a law). Only the former are
-# anonymized; the latter give the model many more labelled examples of what names and legal
-# references look like.
-MODEL_LABELS: tuple[str, ...] = LABELS + KEEP_LABELS
+# The anonymization policy's profiles (docs/anonymization-policy.md; their table:
+# deid.anonymizer.profiles): ``strict``, the default, and ``federal``.
+PROFILES: tuple[str, ...] = ("strict", "federal")
+
+# What a token classifier predicts: the sensitive types, the insensitive entity types it
+# learns to tell apart from them (a judge's name, a court, a law), and the roles a profile
+# decides on. The first and the last are predicted as spans; the keep types give the model
+# many more labelled examples of what names and legal references look like.
+MODEL_LABELS: tuple[str, ...] = LABELS + KEEP_LABELS + ROLE_LABELS
+# What a token classifier reports as spans: everything a profile may neutralize.
+SPAN_LABELS: tuple[str, ...] = LABELS + ROLE_LABELS
 
 # Who reviewed (a saved review, a registry move): one word of letters, digits, ". _ @ -", at
 # most 64 characters, so it is a name and not a sentence.

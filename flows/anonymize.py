@@ -69,12 +69,13 @@ def stage_input(input: str, work_dir: str) -> str:
 
 @task(name="resolve-model", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 20],
       retry_condition_fn=retry_unless_user_error)  # fmt: skip
-def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, Any]:
+def resolve_model(model_uri: str, tracking_uri: str, profile: str | None = None) -> dict[str, Any]:
     """The pipeline directory of ``model_uri`` (an alias is resolved to its version first,
     and that version downloaded) and the run's lineage (``deid.ops.lineage``), which every
     output record carries. A model whose chain this worker's code cannot run (a component
     or version it does not have: evaluated on other rule code) fails the flow here, before
-    any document, with the commit it was registered from (no retry: a user error)."""
+    any document, with the commit it was registered from (no retry: a user error); so does
+    a ``profile`` the pipeline cannot take (saved before profiles)."""
     from deid.anonymizer.chain import ChainMismatch
     from deid.anonymizer.pipeline import saved_config
     from deid.ops import mlflow_registry as registry
@@ -84,16 +85,19 @@ def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, Any]:
     with registry.active_tracking(tracking_uri):
         source = resolve_source(model_uri)
         try:
-            saved_config(source.dir)
+            config = saved_config(source.dir)
         except ChainMismatch as exc:
             commit = registry.version_tag(source.name, source.version, "git.commit", tracking_uri)
             raise ChainMismatch(
                 f"{model_uri} (version {source.version or 'n/a'}, registered from commit "
                 f"{commit}) cannot run on this worker: {exc}"
             ) from None
-    get_run_logger().info("model %s (version %s)", model_uri, source.version or "n/a")
+    overrides = {"profile": profile} if profile is not None else {}
+    config.override(**overrides)  # a pipeline saved before profiles cannot take one: a user error
+    get_run_logger().info("model %s (version %s), profile %s", model_uri, source.version or "n/a",
+                          profile or config.profile)  # fmt: skip
     return {"dir": str(source.dir), "uri": model_uri, "version": source.version,
-            "lineage": run_lineage(source).to_dict()}  # fmt: skip
+            "profile": profile or config.profile, "lineage": run_lineage(source, overrides=overrides).to_dict()}  # fmt: skip
 
 
 @task(name="plan-chunks", cache_policy=NO_CACHE)
@@ -120,15 +124,17 @@ def plan_chunks(
 @task(name="anonymize-chunk", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 30])
 @text_free_errors
 def anonymize_chunk(
-    chunk: str, work_dir: str, model_dir: str, operator: str | None, lineage: dict[str, Any]
-) -> dict[str, Any]:
+    chunk: str, work_dir: str, model_dir: str, operator: str | None, lineage: dict[str, Any],
+    profile: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """Anonymize one chunk, document by document; resumes a partial result on retry. Runs in
     the flow's process or on a Dask worker: it gets paths, and the worker's process loads the
-    model once for all its chunks."""
+    model once for all its chunks (``profile``: the anonymization profile, default the
+    pipeline's)."""
     from deid.anonymizer.pipeline import cached_pipeline
     from deid.ops.chunks import anonymize_chunk as anonymize
 
-    pipeline, loaded = cached_pipeline(model_dir)
+    pipeline, loaded = cached_pipeline(model_dir, {"profile": profile} if profile else None)
     if loaded:
         get_run_logger().info("model loaded in process %d", os.getpid())
     secret = os.environ.get(SECRET_ENV)
@@ -188,6 +194,7 @@ def summary_markdown(
     counts = [
         ["input", f"`{input}`"], ["output", f"`{output}`"],
         ["model", f"`{model['uri']}` (version {model['version'] or 'n/a'})"],
+        ["anonymization profile", model.get("profile") or "none (saved before profiles)"],
         ["documents seen", plan["documents"] + len(plan["rejected"])],
         ["processed now / already done", f"{processed} / {plan['already_done']}"],
         ["in the output", outputs["documents"]],
@@ -220,6 +227,7 @@ def anonymize(
     output: str,
     model_uri: str = DEFAULT_MODEL,
     operator: str | None = None,
+    profile: str | None = None,
     project_dir: str = ".",
     tracking_uri: str | None = None,
     chunk_size: int = 8,
@@ -232,18 +240,22 @@ def anonymize(
 ) -> dict[str, Any]:
     """Anonymize ``input`` into ``output`` (folder or ``s3://`` prefix) with ``model_uri``;
     ``operator`` remove | label | pseudonymize (key from $DEID_SECRET) | mask, default the
-    pipeline's. The local copy of the outputs (``output`` itself, or ``dvc_path`` in the
+    pipeline's; ``profile`` strict | federal, default the pipeline's (docs/anonymization-policy.md).
+    The local copy of the outputs (``output`` itself, or ``dvc_path`` in the
     project for an S3 output) is DVC-tracked and pushed unless ``track`` is off. ``workers``
     > 1: chunks on a local Dask cluster of that many processes; ``dask_address``: on that
     Dask scheduler (its workers must see the project's work dir and the model at the same
     paths)."""
     from deid.anonymizer.operators import check_operator
+    from deid.anonymizer.profiles import check_profile
     from deid.ops import mlflow_registry as registry
     from deid.ops import s3
     from deid.ops.batch import run_settings
     from deid.ops.model_store import is_model_uri
 
     check_operator(operator)  # an unknown one fails here, before any input is read
+    if profile is not None:
+        check_profile(profile)  # so does an unknown profile
     check_workers(workers)
     if operator == "pseudonymize" and not os.environ.get(SECRET_ENV):
         raise ValueError(f"pseudonymize needs a secret key in ${SECRET_ENV}")
@@ -254,17 +266,17 @@ def anonymize(
     work = work_dir_for(project_dir, output)
     out_dir = in_project(project_dir, dvc_path) if s3.is_s3(output) else Path(output).resolve()
     with durations.step("resolve model"):  # first: a model this worker cannot run stops the
-        model = resolve_model(model_uri, uri)  # flow before any input is copied
+        model = resolve_model(model_uri, uri, profile)  # flow before any input is copied
     with durations.step("stage input"):
         source = stage_input(input, str(work))
     with durations.step("plan chunks"):
-        settings = run_settings(operator, model["dir"])
+        settings = run_settings(operator, model["dir"], profile=profile)
         plan = plan_chunks(source, str(work), chunk_size, input, settings)
     progress = create_progress_artifact(
         0.0, key="anonymize-progress", description="chunks finished"
     )
     calls = [{"chunk": chunk, "work_dir": str(work), "model_dir": model["dir"],
-              "operator": operator, "lineage": model["lineage"]}
+              "operator": operator, "lineage": model["lineage"], "profile": profile}
              for chunk in plan["chunks"]]  # fmt: skip
     with durations.step("anonymize"):
         chunks = run_tasks(
@@ -291,6 +303,7 @@ def anonymize(
     )  # fmt: skip
     return {
         "input": input, "output": output, "local_output": str(out_dir), "model": model["uri"],
+        "profile": model.get("profile"),
         "model_version": model["version"], "documents": outputs["documents"],
         "processed": sum(c["processed"] for c in chunks), "already_done": plan["already_done"],
         "chunk_seconds": round(sum(c["seconds"] for c in chunks), 1),

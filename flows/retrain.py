@@ -166,7 +166,9 @@ def evaluate_models(
     dask_address: str | None = None,
 ) -> dict[str, Any]:
     """The challenger and, if there is one, the current champion on the same documents of
-    every rewritten test set, so the gate compares like with like. The test sets' slices
+    every rewritten test set, each scored under the profile its courts follow
+    (deid.evaluation.profiles; every profile's headline beside it), so the gate compares like
+    with like. The test sets' slices
     (``deid.evaluation.gold_sets.slices``) are predicted by ``workers`` processes (or the Dask scheduler
     at ``dask_address``); the figures are the same for any number. A champion whose chain this
     code cannot run (deid.anonymizer.chain) is not re-evaluated: the gate compares with its logged
@@ -174,6 +176,7 @@ def evaluate_models(
     from deid.anonymizer.chain import ChainMismatch
     from deid.anonymizer.pipeline import saved_config
     from deid.evaluation.gold_sets import Predictions, evaluate_predictions, slices
+    from deid.evaluation.profiles import gold_profile
     from deid.ops import mlflow_registry as registry
     from deid.ops.model_store import resolve_model
 
@@ -199,7 +202,7 @@ def evaluate_models(
     reports: dict[str, dict[str, Any]] = {name: {} for name in pipelines}
     for (name, gold_name), ranges in parts.items():
         found = Predictions.combine([next(predicted) for _ in ranges])
-        reports[name][gold_name] = evaluate_predictions(gold[gold_name], found)
+        reports[name][gold_name] = evaluate_predictions(gold[gold_name], found, profile=gold_profile(gold_name))
     documents = {gold_name: len(docs) for gold_name, docs in gold.items()}
     get_run_logger().info("evaluated %s on %s documents", ", ".join(pipelines), documents)
     return {
@@ -236,6 +239,23 @@ def word_lists_summary(words: dict[str, Any]) -> str:
     read = ("this run's placeholders and model read the new lists" if words["in_place"]
             else "written to the project's data/work/word_lists; this run read the package's lists")  # fmt: skip
     return f"**changed**: {changed} words; {read}"
+
+
+def profiles_markdown(reports: dict[str, Any]) -> str:
+    """The challenger on every gold set under every anonymization profile (the set's own one
+    gates; deid.evaluation.profiles): element recall and precision of both halves, and the
+    spans set aside where a set's court did what its profile would not."""
+    rows = []
+    for gold_name, report in reports.items():
+        for name, part in report.get("by_profile", {}).items():
+            own = " (its own: gates)" if name == report.get("profile") else ""
+            halves = [part["halves"][h]["overall"]["elements"] for h in ("dev", "sealed")]
+            rows.append([gold_name, name + own, *(f"{e['recall']:.3f} / {e['precision']:.3f}" for e in halves),
+                         part["disagreements"]["spans"]])  # fmt: skip
+    if not rows:
+        return ""
+    return "\n### Each gold set under each profile\n\n" + markdown_table(
+        ["gold set", "profile", "dev R / P", "sealed R / P", "spans set aside"], rows)
 
 
 def summary_markdown(
@@ -276,6 +296,7 @@ def summary_markdown(
     return (
         f"## Retrain: {decision.label} version {info['version']}\n\n"
         + markdown_table(["what", "value"], counts)
+        + profiles_markdown(evaluations["challenger"])
         + "\n### Links\n\n"
         + "\n".join(link_lines)
         + "\n\n### Durations\n\n"

@@ -16,7 +16,9 @@ from typing import Any
 
 from deid.anonymizer.chain import Chain, ChainContext, Step, StepConfig, register, step
 from deid.anonymizer.consistency import propagate
+from deid.anonymizer.legal_form import extend_firms
 from deid.anonymizer.ner import InferenceConfig
+from deid.anonymizer.profiles import DEFAULT_PROFILE, apply_profile, check_profile
 from deid.anonymizer.policy import (
     KeepZonesConfig,
     PolicyConfig,
@@ -31,7 +33,7 @@ from deid.anonymizer.policy import (
     unsure,
 )
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
-from deid.schema import Span, merge_spans
+from deid.schema import ORGANIZATION, SEAT, Span, merge_spans
 
 MODEL = "model"
 RECOGNIZERS = "recognizers"
@@ -42,7 +44,9 @@ COMMON_NOUNS = "common_nouns"
 PLAIN_COMPOUNDS = "plain_compounds"
 LOWERCASE = "lowercase"
 NO_NAME_SHAPE = "no_name_shape"
+POLICY = "policy"
 CONSISTENCY = "consistency"
+LEGAL_FORM = "legal_form"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -96,30 +100,46 @@ class RecognizersConfig:
     recognizers: Mapping[str, Any] = field(default_factory=dict)
 
 
-@register(RECOGNIZERS, 1, RecognizersConfig,
-          description="rule recognizers (IBAN, phone, dates of birth …), merged into the model's spans")  # fmt: skip
-def recognizers_v1(cfg: RecognizersConfig) -> Step:
-    built = build_recognizers({"min_score": cfg.min_score, "recognizers": dict(cfg.recognizers)})
+def _recognizers_step(version: int) -> Callable[[RecognizersConfig], Step]:
+    """The factory of the recognizers step whose default set is ``version``'s
+    (deid.anonymizer.recognizers.RECOGNIZER_SETS)."""
 
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return merge_spans(spans, analyze_all(text, built) if built else [])
+    def factory(cfg: RecognizersConfig) -> Step:
+        settings = {"min_score": cfg.min_score, "recognizers": dict(cfg.recognizers)}
+        built = build_recognizers(settings, version)
 
-    return run
+        def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+            return merge_spans(spans, analyze_all(text, built) if built else [])
+
+        return run
+
+    return factory
+
+
+register(RECOGNIZERS, 1, RecognizersConfig,
+         description="rule recognizers (IBAN, phone, dates of birth …), merged into the model's spans",
+         )(_recognizers_step(1))  # fmt: skip
+register(RECOGNIZERS, 2, RecognizersConfig,
+         description="recognizers@1 with the numbers of a party's rights in suit (patent, utility model, "
+                     "trademark), commercial-register numbers, and permit and contract labels version 1 "
+                     "missed (permit_number.v2, contract_number.v2)")(_recognizers_step(2))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
 # spans as they entered the first of them (ChainContext.candidates) ------------------------
 
 
-def _keep_zones_step(signature: int) -> Callable[[KeepZonesConfig], Step]:
-    """The factory of the keep-zones step whose judges' signature block ends at the lines of
-    ``signature`` (deid.anonymizer.policy.SIGNATURE_LINES)."""
+def _keep_zones_step(version: int) -> Callable[[KeepZonesConfig], Step]:
+    """The factory of the keep-zones step ``version`` (deid.anonymizer.policy.keep_zones)."""
 
     def factory(cfg: KeepZonesConfig) -> Step:
         def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-            context.zones = zones = keep_zones(text, cfg, signature)
+            context.zones = zones = keep_zones(text, cfg, version)
             starts = [z.start for z in zones]
-            return [s for s in spans if not in_keep_zone(zones, starts, s)]
+            # a seat inside a court's name is the profile's to judge (the policy step): no
+            # span had that label before the model learnt roles, so every pipeline gated
+            # with versions 1 and 2 gives the spans it gave
+            return [s for s in spans if s.label == SEAT or not in_keep_zone(zones, starts, s)]
 
         return run
 
@@ -131,6 +151,11 @@ register(KEEP_ZONES, 1, KeepZonesConfig, filter=True,
 register(KEEP_ZONES, 2, KeepZonesConfig, filter=True,
          description="courts, judges, laws, citations, states kept public; signature lines with a "
                      "first-name initial or the judge's office")(_keep_zones_step(2))  # fmt: skip
+register(KEEP_ZONES, 3, KeepZonesConfig, filter=True,
+         description="keep_zones@2 with the judges of every layout of the bundled decisions (deid.anonymizer."
+                     "judges: rubrum benches, criminal participants' lists, signature blocks anywhere with "
+                     "office lines and notes, titled judges in the text); a DPMA number after 'Aktenzeichen' "
+                     "is no court's case number")(_keep_zones_step(3))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -206,6 +231,29 @@ def no_name_shape_v1(cfg: NoConfig) -> Step:
     return run
 
 
+# --- the anonymization profile ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PolicyProfileConfig:
+    """Which profile of the anonymization policy (deid.anonymizer.profiles) decides."""
+
+    profile: str = DEFAULT_PROFILE
+
+    def __post_init__(self) -> None:
+        check_profile(self.profile)
+
+
+@register(POLICY, 1, PolicyProfileConfig,
+          description="the anonymization profile (strict | federal): what is neutralized by type and role, "
+                      "roles of a name from the model or its context, big cities kept")  # fmt: skip
+def policy_v1(cfg: PolicyProfileConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return apply_profile(cfg.profile, text, spans)
+
+    return run
+
+
 # --- consistency ---------------------------------------------------------------------------
 
 
@@ -224,6 +272,26 @@ def consistency_v1(cfg: ConsistencyConfig) -> Step:
     return run
 
 
+# --- the firm's legal form ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegalFormConfig:
+    labels: tuple[str, ...] = (ORGANIZATION,)  # the spans that take in the legal form after them
+
+
+@register(LEGAL_FORM, 1, LegalFormConfig,
+          description="a firm's span takes in the legal form and practice words after it "
+                      "(deid.anonymizer.legal_form): '[ORGANIZATION]', never '[ORGANIZATION] GmbH'")  # fmt: skip
+def legal_form_v1(cfg: LegalFormConfig) -> Step:
+    labels = frozenset(cfg.labels)
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return extend_firms(text, spans, labels)
+
+    return run
+
+
 # --- chains --------------------------------------------------------------------------------
 
 
@@ -234,11 +302,11 @@ MODEL_DEFAULTS_BEFORE_CHAIN = {"threshold": 0.35}  # below InferenceConfig's 0.5
 
 def default_chain() -> tuple[StepConfig, ...]:
     """Every component at its newest version with its defaults, in order (keep_labels has
-    no label by default, so it is left out); the model runs on ONNX Runtime with the
-    recall-first threshold."""
+    no label by default, so it is left out); the model runs on torch in the precision the
+    hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, LOWERCASE,
-             NO_NAME_SHAPE, CONSISTENCY)  # fmt: skip
-    return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN, engine="onnx"), *(step(name) for name in names))
+             NO_NAME_SHAPE, POLICY, CONSISTENCY, LEGAL_FORM)  # fmt: skip
+    return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 
 
 def legacy_chain(
@@ -290,7 +358,7 @@ def apply_policy(
     that the old policy flags ``cfg`` map to (:func:`legacy_chain`), run on the ``zones``
     given (default: those the flags find)."""
     cfg = cfg or PolicyConfig()
-    zones = keep_zones(text, cfg, signature=1) if zones is None else zones
+    zones = keep_zones(text, cfg, version=1) if zones is None else zones
     steps = legacy_chain(policy=cfg, recognizers=False, consistency=False)
     filtered = Chain([s for s in steps if s.name != KEEP_ZONES])(text, list(spans))
     starts = [z.start for z in zones]

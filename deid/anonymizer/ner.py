@@ -21,7 +21,7 @@ from transformers import PreTrainedModel, PreTrainedTokenizerFast
 from deid.anonymizer.checkpoint import load_model, load_tokenizer, uses_features
 from deid.anonymizer.features import token_features, word_bounds
 from deid.anonymizer.precision import autocast, choose_precision, describe
-from deid.schema import LABELS, MODEL_SOURCE, Span
+from deid.schema import MODEL_SOURCE, SPAN_LABELS, Span
 
 if TYPE_CHECKING:
     from deid.anonymizer.budget import Deadline
@@ -86,9 +86,9 @@ class TokenClassifier:
         self.o_index = self.tags.index("O")
         # only sensitive types are predicted as spans; keep types (judge, court, law …) count
         # as "not sensitive" together with O
-        types = sorted({t[2:] for t in self.tags if t != "O" and t[2:] in LABELS})
+        types = sorted({t[2:] for t in self.tags if t != "O" and t[2:] in SPAN_LABELS})
         self.types = types
-        self._sensitive_cols = [i for i, t in enumerate(self.tags) if t != "O" and t[2:] in LABELS]
+        self._sensitive_cols = [i for i, t in enumerate(self.tags) if t != "O" and t[2:] in SPAN_LABELS]
         # columns of B-X and I-X per type, to sum their probabilities
         self._type_cols = [
             [i for i, t in enumerate(self.tags) if t != "O" and t[2:] == typ] for typ in types

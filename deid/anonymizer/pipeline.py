@@ -25,12 +25,14 @@ from deid.anonymizer.chain import Chain, ChainMismatch, StepConfig, chain_to_lis
 from deid.anonymizer.checkpoint import save_model
 from deid.anonymizer.components import (
     MODEL,
+    POLICY,
     MODEL_DEFAULTS_BEFORE_CHAIN,
     default_chain,
     legacy_chain,
 )
 from deid.anonymizer.ner import InferenceConfig, TokenClassifier
 from deid.anonymizer.policy import PolicyConfig
+from deid.anonymizer.profiles import ProfileError, check_profile
 from deid.schema import Document, Span, spans_to_dicts
 from deid.sources.io import LfView
 from deid.sources.params import field_names
@@ -76,14 +78,29 @@ class PipelineConfig:
     def use_model(self) -> bool:
         return self.model is not None
 
+    @property
+    def profile(self) -> str | None:
+        """The anonymization profile of the chain's ``policy`` step (None: a pipeline saved
+        before profiles existed)."""
+        entry = self.step(POLICY)
+        return entry.config.profile if entry is not None else None
+
     def override(self, **settings: Any) -> PipelineConfig:
         """This config with ``settings`` changed: a model setting (threshold, engine …) on the
-        chain's model step, any other on the pipeline config (operator, budget)."""
+        chain's model step, ``profile`` on its policy step, any other on the pipeline config
+        (operator, budget)."""
         model_keys = field_names(InferenceConfig)
         on_model = {k: v for k, v in settings.items() if k in model_keys}
         if on_model and not self.use_model:
             raise ValueError(f"model settings {sorted(on_model)} given to a pipeline without a model (rules only)")
-        config = replace(self, **{k: v for k, v in settings.items() if k not in model_keys})
+        profile = settings.get("profile")
+        if profile is not None and self.step(POLICY) is None:
+            raise ProfileError("this pipeline was evaluated without an anonymization profile (its chain has no "
+                             "'policy' step): evaluate and save it again to choose one")  # fmt: skip
+        rest = {k: v for k, v in settings.items() if k not in model_keys and k != "profile"}
+        config = replace(self, **rest)
+        if profile is not None:
+            config = config.configured(POLICY, profile=check_profile(profile))
         return config.configured(MODEL, **on_model) if on_model else config
 
     def budget(self) -> DocumentBudget:
@@ -208,6 +225,11 @@ class Pipeline:
         if classifier is not None and config.model is not None:
             classifier.config = config.model
 
+    def with_overrides(self, **overrides: Any) -> Pipeline:
+        """The same pipeline with changed settings (a profile, a threshold); the classifier
+        is shared, not loaded again."""
+        return Pipeline(self.classifier, self.config.override(**overrides)) if overrides else self
+
     # --- detection -----------------------------------------------------------------------
 
     def model_spans(self, texts: Sequence[str], deadline: Deadline | None = None) -> list[list[Span]]:
@@ -290,23 +312,24 @@ _LOADED: dict[tuple[str, str], Pipeline] = {}
 CACHED_PIPELINES = 2  # a challenger and a champion evaluated side by side
 
 
-def cached_pipeline(directory: str | Path) -> tuple[Pipeline, bool]:
+def cached_pipeline(directory: str | Path, overrides: dict[str, Any] | None = None) -> tuple[Pipeline, bool]:
     """The saved pipeline at ``directory``, loaded once per process: the chunk tasks of a
     batch (and each Dask worker's share of them) reuse it instead of loading the model per
-    chunk. Keyed by the resolved directory and the sha256 of its ``pipeline.json``, so a
-    directory saved again with other settings is loaded anew. Returns the pipeline and
+    chunk. Keyed by the resolved directory, the sha256 of its ``pipeline.json`` and the
+    ``overrides`` (a profile), so a directory saved again with other settings is loaded
+    anew. Returns the pipeline and
     whether it was loaded by this call. Tasks pass the directory, never the pipeline: a
     model is not pickled between processes."""
     directory = Path(directory).resolve()
     config = directory / PIPELINE_FILE
     digest = hashlib.sha256(config.read_bytes()).hexdigest() if config.exists() else ""
-    key = (str(directory), digest)
+    key = (str(directory), digest + json.dumps(overrides or {}, sort_keys=True))
     if key in _LOADED:
         _LOADED[key] = _LOADED.pop(key)  # most recently used last
         return _LOADED[key], False
     while len(_LOADED) >= CACHED_PIPELINES:
         _LOADED.pop(next(iter(_LOADED)))
-    _LOADED[key] = pipeline = build_pipeline(directory)
+    _LOADED[key] = pipeline = build_pipeline(directory, overrides=overrides)
     logger.info("pipeline %s loaded in process %d", digest[:12] or "(defaults)", os.getpid())
     return pipeline, True
 

@@ -13,9 +13,10 @@ import bisect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
 from functools import lru_cache
+from typing import Any
 
+from deid.anonymizer.judges import judge_zones_v3
 from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
 from deid.words.lexicon import is_common_noun
 from deid.words.public import public_words
@@ -39,6 +40,13 @@ CASE_NUMBER = re.compile(
     r"|\bB\s\d{1,2}[a-z]?\s[A-Z]{1,3}\s\d{1,5}/\d{2}\s[A-Z]{1,2}\b"
     r"|\bECLI:[A-Z]{2}:[A-Za-z]+:\d{4}:[\w.]+"
     r"|\b(?:Az\.|AZ:|Aktenzeichen:?)\s?[\w/.\- ]{3,30}?\d{2}\b"
+)
+# version 3: "Aktenzeichen 10 2013 019 870.4" is a DPMA register number, no court's
+CASE_NUMBER_V3 = re.compile(
+    CASE_NUMBER.pattern.replace(
+        r"|\b(?:Az\.|AZ:|Aktenzeichen:?)\s?",
+        r"|\b(?:Az\.|AZ:|Aktenzeichen:?)(?!\s?(?:DE\s?)?(?:\d{2}\s\d{4}|\d{3}\s\d{2})\s\d{3}\b)\s?",
+    )
 )
 STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
@@ -97,6 +105,8 @@ _OFFICE = (
     r"(?:(?:Vorsitzende[rn]?|Vizepräsident(?:in)?|Präsident(?:in)?|[Ee]hrenamtliche[rn]?|Richter(?:in)?)\s){1,3}"
     r"(?:(?:am|an\sdem|beim)\s[A-ZÄÖÜ][\w\-]*(?:gericht|hof)\s)?"
 )
+# Version 3 keeps version 2's zones and adds every layout of the bundled decisions
+# (deid.anonymizer.judges).
 SIGNATURE_LINES: dict[int, tuple[re.Pattern[str], int]] = {  # version → (line, longest line)
     1: (re.compile(rf"^\s*(?:{_NAME}\s?){{1,3}}\s*$"), 60),
     2: (re.compile(rf"^\s*(?:{_OFFICE})?(?:{_INITIALED_NAME}\s?){{1,3}}\s*$"), 100),
@@ -158,17 +168,26 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
+KEEP_ZONES_VERSIONS = (1, 2, 3)  # the versions of the chain's keep_zones component
+
+
 def keep_zones(
-    text: str, cfg: KeepZonesConfig | PolicyConfig | None = None, signature: int = max(SIGNATURE_LINES)
+    text: str, cfg: KeepZonesConfig | PolicyConfig | None = None, version: int = max(KEEP_ZONES_VERSIONS)
 ) -> list[Span]:
-    """Character ranges a decision publishes in clear text (``signature``: which version's
-    signature lines close the judges' block, :data:`SIGNATURE_LINES`)."""
+    """Character ranges a decision publishes in clear text, as the chain's ``keep_zones``
+    component ``version`` finds them: 1 and 2 differ in the signature lines
+    (:data:`SIGNATURE_LINES`), 3 finds the judges of every layout (:func:`judge_zones`) and
+    leaves a DPMA register number after "Aktenzeichen" to the recognizers
+    (:data:`CASE_NUMBER_V3`)."""
+    if version not in KEEP_ZONES_VERSIONS:
+        raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
     zones: list[Span] = []
     if cfg.courts:
-        zones += court_zones(text)
+        zones += court_zones(text, version)
     if cfg.case_numbers:
-        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CASE_NUMBER.finditer(text)]
+        numbers = CASE_NUMBER_V3 if version >= 3 else CASE_NUMBER
+        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)]
     if cfg.statutes:
         zones += [Span(m.start(), m.end(), "LAW") for m in STATUTE.finditer(text)]
     if cfg.citations:
@@ -176,7 +195,7 @@ def keep_zones(
         zones += [Span(m.start(), m.end(), LITERATURE) for m in LITERATURE_CITATION.finditer(text)]
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
     if cfg.judges:
-        zones += judge_zones(text, signature)
+        zones += judge_zones(text, version)
     if cfg.states:
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in _states().finditer(text)]
     return sorted(zones)
@@ -227,9 +246,19 @@ def _public_places() -> frozenset[str]:
     return cities | frozenset(read_lines("countries.txt.xz")) | frozenset(_LAENDER)
 
 
-def court_zones(text: str) -> list[Span]:
+# "AG" and "KG" are also legal forms: after a name ("Tessner Bau AG", "H AG", "Müller GmbH &
+# Co. KG", "die A-KG") they are no court, unless a court's seat follows ("AG München")
+_FIRM_BEFORE_FORM = re.compile(
+    r"(?:(?<![\w.\-])(?!(?:Das|Der|Die|Dem|Den|Des|Ein|Eine|Einer|Vom|Beim|Zum|Am|Im|Urteil|Beschluss)\b)"
+    r"[A-ZÄÖÜ][\w.\-]*|Co\.?|&|-|…|\.\.\.)[ \u00a0]?$"
+)
+_FORM_OR_COURT = frozenset({"AG", "KG"})
+
+
+def court_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span]:
     """Court names, with their seat when the next word is a known place ("Landgericht Kleve"
-    but not "das Landgericht Schmidt als Zeugen")."""
+    but not "das Landgericht Schmidt als Zeugen"). From version 3 on, "AG" and "KG" after a
+    name and without a seat are a firm's legal form, no court (:data:`_FIRM_BEFORE_FORM`)."""
     places = _public_places()
     zones: list[Span] = []
     for m in COURT.finditer(text):
@@ -239,16 +268,26 @@ def court_zones(text: str) -> list[Span]:
             name = seat.group(1)
             if name in places or name.split()[0] in places or name.split("-")[0] in places:
                 end = seat.end()
+        if (
+            version >= 3
+            and end == m.end()
+            and m.group() in _FORM_OR_COURT
+            and _FIRM_BEFORE_FORM.search(text, max(0, m.start() - 40), m.start())
+        ):
+            continue
         zones.append(Span(m.start(), end, "COURT"))
     return zones
 
 
-def judge_zones(text: str, signature: int = max(SIGNATURE_LINES)) -> list[Span]:
+def judge_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span]:
     """The bench line ("durch die Vorsitzende Richterin … Dr. X und die Richter Y und Z
     beschlossen"), the signature block (name-only lines closing the decision) and a judge
-    named with a short title ("RiBGH Dr. Tiemann")."""
+    named with a short title ("RiBGH Dr. Tiemann"); version 3 finds the bench of every layout
+    (only names, titles and courts up to the word after the bench) and the other layouts of
+    deid.anonymizer.judges besides."""
+    signature = min(version, max(SIGNATURE_LINES))
     zones = [Span(m.start(), m.end(), "JUDGE") for m in _JUDGE_TITLE.finditer(text)]
-    for m in _BENCH_START.finditer(text):
+    for m in _BENCH_START.finditer(text) if version < 3 else ():  # version 3: judges.bench_zones
         end = _BENCH_END.search(text, m.end(), min(len(text), m.end() + 600))
         if end:
             zones.append(Span(m.start(), end.start(), "JUDGE"))
@@ -271,7 +310,8 @@ def judge_zones(text: str, signature: int = max(SIGNATURE_LINES)) -> list[Span]:
         break
     if block_start is not None and trailing >= 2:
         zones.append(Span(block_start, len(text), "JUDGE"))
-    # signature blocks in the middle (LER documents are concatenations of sentences)
+    if version >= 3:  # the zones version 2 did not find already
+        zones += [z for z in judge_zones_v3(text) if not any(k.start <= z.start and z.end <= k.end for k in zones)]
     return zones
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from deid.anonymizer.pipeline import Pipeline
 from deid.evaluation.metrics import entity_candidates, evaluate, random_candidates
-from deid.schema import Document, Span
+from deid.evaluation.profiles import set_aside, under_profile
+from deid.schema import PROFILES, Document, Span
 from deid.sources.elements import Confusion, element_flags, text_elements
 from deid.sources.textedit import apply_replacements
 
@@ -48,29 +49,44 @@ def slices(count: int, size: int = SLICE_DOCUMENTS) -> list[tuple[int, int]]:
 @dataclass(frozen=True)
 class Predictions:
     """Spans per document id: the full pipeline's (model + recognizers + policy +
-    consistency) and the model's alone (None for a pipeline without a model)."""
+    consistency) under its own profile, under each anonymization profile (empty for a
+    pipeline saved before profiles) and the model's alone (None for a pipeline without a
+    model)."""
 
     pipeline: dict[str, list[Span]]
     model: dict[str, list[Span]] | None
+    profiles: dict[str, dict[str, list[Span]]] = field(default_factory=dict)
 
     @classmethod
     def combine(cls, parts: Sequence[Predictions]) -> Predictions:
         """The predictions of consecutive slices as one."""
         pipeline = {k: v for p in parts for k, v in p.pipeline.items()}
+        names = set.intersection(*(set(p.profiles) for p in parts)) if parts else set()
+        profiles = {n: {k: v for p in parts for k, v in p.profiles[n].items()} for n in sorted(names)}
         if any(p.model is None for p in parts):
-            return cls(pipeline, None)
-        return cls(pipeline, {k: v for p in parts for k, v in (p.model or {}).items()})
+            return cls(pipeline, None, profiles)
+        return cls(pipeline, {k: v for p in parts for k, v in (p.model or {}).items()}, profiles)
+
+    def under(self, profile: str | None) -> dict[str, list[Span]]:
+        """The full pipeline's spans under ``profile`` (its own profile's when the pipeline
+        has none: saved before profiles)."""
+        return self.profiles.get(profile or "", self.pipeline)
 
 
 def predict_slice(pipeline: Pipeline, docs: Sequence[Document]) -> Predictions:
-    """Both predictions of ``docs`` from one model run: the rule layers finish the model's
-    spans instead of running the model a second time."""
+    """All predictions of ``docs`` from one model run: the rule layers finish the model's
+    spans under each profile instead of running the model again."""
     texts = [d.text for d in docs]
     has_model = pipeline.config.use_model and pipeline.classifier is not None
     model = pipeline.model_spans(texts) if has_model else None
-    full = pipeline.analyze_many(texts, model)
     ids = [d.id for d in docs]
-    return Predictions(dict(zip(ids, full)), dict(zip(ids, model)) if model is not None else None)
+    full = dict(zip(ids, pipeline.analyze_many(texts, model)))
+    profiles = {}
+    if pipeline.config.profile is not None:
+        for name in PROFILES:
+            variant = pipeline if name == pipeline.config.profile else pipeline.with_overrides(profile=name)
+            profiles[name] = full if variant is pipeline else dict(zip(ids, variant.analyze_many(texts, model)))
+    return Predictions(full, dict(zip(ids, model)) if model is not None else None, profiles)
 
 
 def predict_documents(pipeline: Pipeline, docs: Sequence[Document]) -> Predictions:
@@ -107,13 +123,33 @@ def evaluate_predictions(
     gold: Sequence[Document],
     predictions: Predictions,
     subsets: Mapping[str, Collection[str]] | None = None,
+    profile: str | None = None,
 ) -> dict:
     """The evaluation report of the full pipeline's spans (with its dev and sealed halves and
-    any named id ``subsets``) and, given the model's own, a model-only report (its elements
-    are the thesis method ``all``)."""
-    report = evaluate(gold, predictions.pipeline, subsets=subsets)
+    any named id ``subsets``) on ``gold``, a set whose courts follow ``profile`` (None: no
+    profile, the set as it is), and, given the model's own, a model-only report (its
+    elements are the thesis method ``all``). With a profile the set is scored under it
+    (deid.evaluation.profiles), and ``by_profile`` gives the headline figures under every
+    profile, both halves."""
+    if profile is None:
+        report = evaluate(gold, predictions.pipeline, subsets=subsets)
+    else:
+        report = {}
+        for name in (profile, *(p for p in PROFILES if p != profile)):
+            scored = under_profile(gold, name, profile)
+            part = evaluate(scored.docs, set_aside(predictions.under(name), scored), subsets=subsets)
+            part["disagreements"] = scored.summary()
+            if name == profile:
+                report = part
+                report["profile"] = profile
+                report["by_profile"] = {}
+            report["by_profile"][name] = {"overall": part["overall"], "leakage": part.get("leakage"),
+                                          "disagreements": part["disagreements"],
+                                          "halves": {h: {"overall": v["overall"]} for h, v in part["halves"].items()}}  # fmt: skip
     if predictions.model is not None:
-        model_only = evaluate(gold, predictions.model)
+        model_gold = gold if profile is None else under_profile(gold, profile, profile)
+        model_only = (evaluate(gold, predictions.model) if profile is None
+                      else evaluate(model_gold.docs, set_aside(predictions.model, model_gold)))  # fmt: skip
         report["model_only"] = _overall_and_types(model_only)
         report["model_only"]["halves"] = {
             half: _overall_and_types(part) for half, part in model_only["halves"].items()
@@ -127,10 +163,11 @@ def evaluate_pipeline(
     gold: Sequence[Document],
     methods: Sequence[str] = ("all",),
     subsets: Mapping[str, Collection[str]] | None = None,
+    profile: str | None = None,
 ) -> dict:
-    """The evaluation report of the full pipeline (:func:`evaluate_predictions`) and the
-    thesis' candidate methods."""
-    report = evaluate_predictions(gold, predict_documents(pipeline, gold), subsets)
+    """The evaluation report of the full pipeline (:func:`evaluate_predictions`, the set's
+    courts following ``profile``) and the thesis' candidate methods."""
+    report = evaluate_predictions(gold, predict_documents(pipeline, gold), subsets, profile)
     if "thesis_methods" in report:
         found = report["thesis_methods"]["all"]
         report["thesis_methods"] = {

@@ -70,13 +70,15 @@ def settings_path(output: str | Path) -> Path:
 
 
 def run_settings(
-    operator: str | None, model_dir: str | Path | None, threshold: float | None = None
+    operator: str | None, model_dir: str | Path | None, threshold: float | None = None, profile: str | None = None
 ) -> dict[str, Any]:
     """What decides an anonymization's output, for ``run_batch(settings=...)``: the operator
     (None: the pipeline's), the model by its content (a path or an alias may move; None:
-    rules only) and a threshold override."""
+    rules only), a threshold override and an anonymization profile override (recorded only
+    when given, so the results of a run before profiles resume as they were)."""
     model = f"sha256:{tree_sha256(model_dir)}" if model_dir else "rules-only"
-    return {"operator": operator, "model": model, "threshold": threshold}
+    settings = {"operator": operator, "model": model, "threshold": threshold}
+    return settings | ({"profile": profile} if profile is not None else {})
 
 
 def _check_settings(output: Path, partial: Path, settings: dict[str, Any], resume: bool) -> None:

@@ -33,6 +33,7 @@ from deid.sources.textedit import apply_replacements
 from deid.training.augment import swap_nouns
 from deid.training.documents import SourceDocument  # re-exported: defined with the data stages
 from deid.training.tokenizer import PLACEHOLDER_TOKEN
+from deid.words.roles import role_label
 
 logger = logging.getLogger(__name__)
 
@@ -142,7 +143,8 @@ def surrogate_texts(
     doc: SourceDocument, generator: SurrogateGenerator, epoch: int, noun_swap_rate: float = 0.0
 ) -> list[LabelledText]:
     """The document's paragraphs with every placeholder replaced by a surrogate of its type,
-    consistent across the document and different in every epoch."""
+    consistent across the document and different in every epoch, labelled with the role its
+    context gives it (deid.words.roles)."""
     surrogates = DocumentSurrogates(generator, doc.id, epoch=epoch)
     out: list[LabelledText] = []
     keep_chunks = paragraph_chunks(doc.text, doc.keep) if doc.keep else None
@@ -151,6 +153,9 @@ def surrogate_texts(
         pkeep = [k for k in pkeep if not any(k.overlaps(p) for p in pspans)]
         if pspans:
             new_text, new_spans, new_keep = substitute(ptext, pspans, surrogates, carry=pkeep)
+            # the role the placeholder's context gives it ("Rechtsanwalt K.", "Landratsamt O."),
+            # read from the original text: the model learns roles, a profile decides on them
+            new_spans = [new.with_label(role_label(ptext, old)) for new, old in zip(new_spans, pspans)]
         else:
             new_text, new_spans, new_keep = ptext, [], pkeep
         if noun_swap_rate > 0:
@@ -296,9 +301,10 @@ def encode(
         return []
     enc = encode_windows(tokenizer, [it.text for it in items], max_length, stride)
     windows: list[Window] = []
-    from deid.schema import LABELS
+    from deid.schema import SPAN_LABELS
 
-    sensitive_ids = {i for t, i in label2id.items() if t != "O" and t[2:] in LABELS}
+    # a window with anything a profile may neutralize (a role too) is always kept
+    sensitive_ids = {i for t, i in label2id.items() if t != "O" and t[2:] in SPAN_LABELS}
     public_ids = {i for t, i in label2id.items() if t[2:] in PUBLIC_NAME_LABELS}
     bounds: dict[int, list[tuple[int, int]]] = {}
     for w, sample in enumerate(enc["overflow_to_sample_mapping"]):

@@ -44,8 +44,8 @@ def load_placeholders(path: str | Path | None) -> dict[str, list]:
 def source_documents(docs: Iterable[Document], placeholders: dict[str, list]) -> list[SourceDocument]:
     """Training documents with their placeholders (precomputed, or detected now) and, for
     LER documents, the entities that stay in clear text (judges, courts, laws …) as keep
-    spans with their keep type."""
-    from deid.rewrite.gold.keep_labels import keep_label
+    spans with their keep type, or their role (a lawyer, an authority's seat)."""
+    from deid.rewrite.gold.keep_labels import ler_keep_spans
 
     out: list[SourceDocument] = []
     for doc in docs:
@@ -55,10 +55,6 @@ def source_documents(docs: Iterable[Document], placeholders: dict[str, list]) ->
         if spans is None:
             spans = detect_placeholders(doc.text)
         annotated = doc.meta.get("corpus") == "ler"
-        keep = tuple(
-            Span(e.start, e.end, keep_label(e.label))
-            for e in doc.entities
-            if not any(e.overlaps(p) for p in spans)
-        ) if annotated else ()
+        keep = tuple(ler_keep_spans(doc, spans)) if annotated else ()
         out.append(SourceDocument(doc.id, doc.text, tuple(spans), keep, annotated))
     return out

@@ -140,7 +140,9 @@ def _collate(batch: Sequence[Window], pad_id: int, device: torch.device) -> dict
 
 
 def not_sensitive_columns(model: PreTrainedModel) -> list[int]:
-    """Tag ids that mean "not to be anonymized": O and every keep type."""
+    """Tag ids a token of a document without entity annotation may have: O, every keep
+    type and every role (a lawyer printed in clear by a federal court is no placeholder);
+    never an always-sensitive type."""
     from deid.schema import LABELS
 
     return [int(i) for i, t in model.config.id2label.items() if t == "O" or t[2:] not in LABELS]

@@ -11,6 +11,10 @@ library, third-party packages, :mod:`deid.schema`, :mod:`deid.sources.io` and it
 * :mod:`~deid.words.vocab`: street suffixes, legal forms, court abbreviations, name shapes;
 * :mod:`~deid.words.shape_cues` and :mod:`~deid.words.shapes`: the frozen cue lists and the
   word shapes behind the model's input features (:mod:`deid.anonymizer.features`).
+* :mod:`~deid.words.roles`: the role a name's context gives it (a lawyer, an authority's
+  seat), which the anonymization profiles decide on;
+* :mod:`~deid.words.gazetteer`'s ``big_cities``: the policy's big cities (court seats and
+  cities of 100,000 inhabitants), with their sources.
 
 The builders that regenerate the bundled lists from a corpus live above, in
 :mod:`deid.training.word_lists`, since only the corpus knows which documents are reserved.

@@ -26,3 +26,24 @@ def person_and_place_names() -> frozenset[str]:
     names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
     names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
     return frozenset(names)
+
+
+@cache
+def big_cities() -> frozenset[str]:
+    """The policy's big cities (``deid/resources/big_cities.txt``: the seats of Landgerichte
+    and Oberlandesgerichte and the cities of at least 100,000 inhabitants, sources named
+    there), each in its full and its short form ("Frankfurt am Main", "Frankfurt")."""
+    path = resources.files("deid") / "resources" / "big_cities.txt"
+    names: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            names.update(part.strip() for part in line.split("|") if part.strip())
+    return frozenset(names)
+
+
+def is_big_city(name: str) -> bool:
+    """A big city's name, also inflected with a genitive "s" or as "Landgericht München I"'s
+    "München I" ("Münchens", "Frankfurt a.M." are not normalized further)."""
+    name = " ".join(name.split())
+    cities = big_cities()
+    return name in cities or name.removesuffix("s") in cities or name.rsplit(" ", 1)[0] in cities

@@ -42,6 +42,27 @@ LEGAL_FORMS: frozenset[str] = frozenset(
     Holding Stiftung Genossenschaft Gesellschaft GesmbH Sp. z o.o. s.r.o. EWIV
     Kapitalanlagegesellschaft Fleischhandelsgesellschaft""".split()
 )
+# How a legal form stands after a firm's name, as one regex (no group): one or more of
+# LEGAL_FORMS joined by spaces or "& Co." ("GmbH & Co. KG", "PartG mbB", "KGaA"), a dotted
+# form spaced or not ("e.V.", "e. V."), "UG (haftungsbeschränkt)". "&" and "Co." only join.
+_JOINS = frozenset({"&", "Co", "Co."})
+_FORM_WORDS = sorted(LEGAL_FORMS - _JOINS, key=len, reverse=True)
+_FORM_WORD = (
+    r"(?:"
+    + "|".join(re.escape(w).replace(r"\.", r"\.[ \u00a0]?") for w in _FORM_WORDS)
+    + r")(?<![ \u00a0])(?![\w\-])"
+)
+LEGAL_FORM_TAIL: str = (
+    rf"{_FORM_WORD}(?:(?:[ \u00a0]?&[ \u00a0]?Co\.?[ \u00a0]?|[ \u00a0]){_FORM_WORD})*"
+    r"(?:[ \u00a0]\(haftungsbeschränkt\))?"
+)
+# The words that name a law, tax or patent practice's kind after its name ("Huber Rechtsanwälte
+# PartG mbB") and the partners' tail that closes it ("Berger & Partner", "Lindner und Kollegen").
+PRACTICE_WORDS: tuple[str, ...] = (
+    "Rechtsanwälte", "Rechtsanwaltsgesellschaft", "Patentanwälte", "Steuerberater",
+    "Steuerberatungsgesellschaft", "Wirtschaftsprüfungsgesellschaft",
+)  # fmt: skip
+PRACTICE_TAIL: str = r"(?:&|und)[ \u00a0](?:Partner|Kollegen)(?![\w\-])"
 # The common one-word forms: a lowercase letter before one is a company placeholder ("w
 # GmbH", deid.rewrite.placeholders.gold; the miner takes a narrower subset, deid.rewrite.placeholders).
 COMMON_LEGAL_FORMS: tuple[str, ...] = ("GmbH", "AG", "KG", "OHG", "GbR", "Holding", "UG", "SE", "mbH", "gGmbH")

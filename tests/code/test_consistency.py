@@ -24,7 +24,8 @@ _CAPITALIZED = re.compile(r"\b[A-ZÄÖÜ][\w.\-]{2,}(?: [A-ZÄÖÜ]\w+)?")
 # sha256 of propagate's output on both rewritten gold sets (gold spans as confident model
 # spans; every 7th capitalized word or pair as a noisy model would give, with and without the
 # vote), computed on the code before mentions were indexed instead of searched per variant;
-# renewed when statute keep zones stopped at the line end (c6c86cc: 36 zones changed)
+# renewed when statute keep zones stopped at the line end (c6c86cc: 36 zones changed); the zones
+# are keep_zones version 2's, so newer keep zones leave this test of propagate alone
 _GOLDEN = "bb7da4a7c3d20226dec2b2874b904e7a32fd526aca9b252f040c38266c18356b"
 
 
@@ -43,7 +44,7 @@ def test_spans_on_the_gold_sets_are_unchanged() -> None:
     assert len(docs) > 200
     digest, count = hashlib.sha256(), 0
     for doc in docs:
-        zones = keep_zones(doc.text)
+        zones = keep_zones(doc.text, version=2)
         gold = [Span(s.start, s.end, s.label, 0.95, "model") for s in doc.spans]
         noisy = _noisy(doc.text, 7)
         for spans, vote in ((gold, True), (noisy, True), (noisy, False)):

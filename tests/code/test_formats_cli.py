@@ -56,6 +56,24 @@ def test_a_threshold_without_a_model_is_a_user_error(tmp_path: Path) -> None:
     assert "Traceback" not in result.output and not out.exists()
 
 
+def test_the_profile_is_chosen_on_the_command_line_and_recorded(tmp_path: Path) -> None:
+    """``--profile`` runs the chain's policy step under that profile and names it in every
+    record's lineage; an unknown one is a one-line user error before any input is read, and a
+    resumed run with another profile is refused."""
+    source = tmp_path / "urteil.txt"
+    source.write_text(decision(), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    bad = CliRunner().invoke(app, ["anonymize", "--rules-only", "--profile", "lax", "-i", str(source), "-o", str(out)])
+    assert bad.exit_code == 2 and "unknown anonymization profile 'lax': use strict or federal" in bad.output
+    assert "Traceback" not in bad.output and not out.exists()
+    done = CliRunner().invoke(app, ["anonymize", "--rules-only", "--profile", "federal", "-i", str(source), "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    (record,) = read_jsonl(out)
+    assert record["lineage"]["overrides"] == {"profile": "federal"}
+    again = CliRunner().invoke(app, ["anonymize", "--rules-only", "--profile", "strict", "-i", str(source), "-o", str(out)])
+    assert again.exit_code == 2 and "profile" in again.output
+
+
 @pytest.mark.slow
 def test_the_cli_writes_every_document_in_its_own_format(tmp_path: Path) -> None:
     source, out = inbox(tmp_path), tmp_path / "out"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.contract_number import ContractNumberRecognizer
+from deid.anonymizer.recognizers.contract_number import (
+    ContractNumberRecognizer,
+    ContractNumberRecognizerV2,
+)
 
 
 @pytest.mark.parametrize(
@@ -31,3 +34,23 @@ from deid.anonymizer.recognizers.contract_number import ContractNumberRecognizer
 )
 def test_contract_table(marked: str) -> None:
     check_table_row(ContractNumberRecognizer(), marked, "CONTRACT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Vertragsnummer [[738263528]]",
+        "Kundennummer 12",
+        # the labels version 1 missed
+        "ein SEPA-Basislastschriftmandat mit der Mandatsreferenznummer [[ZUEV82050012214011112013]] erteilt",
+        "der Vertragsarzt mit der Arztnummer [[123456701]] rechnete ab",
+        "unter seiner LANR [[123456701]] und der BSNR [[021234500]]",
+        "Versichertennummer [[A123456789]]",
+        # negatives: fee codes and product numbers are no one's
+        "unter Angabe der Gebührennummer 401 300 gezahlt",
+        "Produkte mit der Artikelnummer 6026136 und der Bezeichnung",
+        "die lebenslange Arztnummer (LANR) wurde eingeführt",
+    ],
+)
+def test_contract_v2_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV2(), marked, "CONTRACT_NUMBER")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.permit_number import PermitNumberRecognizer
+from deid.anonymizer.recognizers.permit_number import (
+    PermitNumberRecognizer,
+    PermitNumberRecognizerV2,
+)
 
 
 @pytest.mark.parametrize(
@@ -37,3 +40,28 @@ from deid.anonymizer.recognizers.permit_number import PermitNumberRecognizer
 )
 def test_permit_table(marked: str) -> None:
     check_table_row(PermitNumberRecognizer(), marked, "PERMIT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # version 1's table holds for version 2
+        "Bescheid des Landratsamts vom 3.4.2020, Az. [[602-1.2-2012-3304-23]]",
+        "Baugenehmigung Nr. [[2019-0815]] vom",
+        "Bescheid; LAG Az. 14 Sa 631/22",
+        # the labels version 1 missed (forms of the bundled and training decisions)
+        "legte der Kläger „Klage gegen den Bescheid mit Zeichen [[32-1411/2019]]“ ein",
+        "um die Einziehung des Führerscheins mit der Listennummer [[1877/88]] gebeten",
+        "Aufhebungs- und Erstattungsbescheid vom 24. Juli 2014 zum Zeichen [[04902 BG0003674]] in Höhe von 535,32 Euro",
+        "Einspruchsentscheidung des Finanzamts (Rechtsbehelfslistennummer: [[12345/09]])",
+        "den Einheitswertbescheid des Finanzamts (EW-Nummer [[203/123/4567]])",
+        "Mit Versetzungsverfügung Nr. [[1234]] vom 5. Dezember 2016 versetzte das Bundesamt den Antragsteller",
+        # negatives: traffic signs, short numbers, words that merely end like a label
+        "die Verkehrsverbote mittels der Zeichen 270.1 und 270.2 in Verbindung mit dem Bescheid",
+        "ein Zusatzzeichen zum Zeichen 251 der Anlage zur StVO (Bescheid)",
+        "Allgemeinverfügung Nr. 3 der Stadt",
+        "die Interview-Nummer 12345 des Fragebogens",
+    ],
+)
+def test_permit_v2_table(marked: str) -> None:
+    check_table_row(PermitNumberRecognizerV2(), marked, "PERMIT_NUMBER")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deid.anonymizer.recognizers import RECOGNIZERS, analyze_all, build_recognizers
+from deid.anonymizer.recognizers import RECOGNIZER_SETS, RECOGNIZERS, analyze_all, build_recognizers
 
 PHONE = "deid.recognizers.phone.v1"
 URL = "deid.recognizers.url.v1"
@@ -12,9 +12,29 @@ URL = "deid.recognizers.url.v1"
 
 def test_all_on_by_default() -> None:
     built = build_recognizers()
-    assert [r.name for r in built] == list(RECOGNIZERS)
+    assert [r.name for r in built] == list(RECOGNIZER_SETS[max(RECOGNIZER_SETS)])
     assert all(r.min_score == 0.0 for r in built)
     assert build_recognizers({}) and build_recognizers(None)
+
+
+def test_sets_keep_their_meaning() -> None:
+    """A pipeline gated with the first set runs it, whatever was registered since; the newest
+    set runs each recognizer at one version only."""
+    first = [r.name for r in build_recognizers(version=1)]
+    assert len(first) == 17 and "deid.recognizers.patent_number.v1" not in first
+    assert "deid.recognizers.permit_number.v1" in first
+    newest = RECOGNIZER_SETS[max(RECOGNIZER_SETS)]
+    assert {"deid.recognizers.permit_number.v2", "deid.recognizers.commercial_register.v1"} <= set(newest)
+    assert len({name.split(".")[2] for name in newest}) == len(newest)
+    assert set(RECOGNIZERS) == {name for names in RECOGNIZER_SETS.values() for name in names}
+
+
+def test_a_recognizer_outside_the_set_runs_only_when_enabled() -> None:
+    old = "deid.recognizers.permit_number.v1"
+    assert old not in {r.name for r in build_recognizers()}
+    assert old in {r.name for r in build_recognizers({"recognizers": {old: True}})}
+    patent = "deid.recognizers.patent_number.v1"
+    assert patent in {r.name for r in build_recognizers({"recognizers": {patent: True}}, version=1)}
 
 
 @pytest.mark.parametrize(
@@ -26,7 +46,7 @@ def test_all_on_by_default() -> None:
     ],
 )
 def test_enable_disable(config: dict, off: set[str]) -> None:
-    assert {r.name for r in build_recognizers(config)} == set(RECOGNIZERS) - off
+    assert {r.name for r in build_recognizers(config)} == set(RECOGNIZER_SETS[max(RECOGNIZER_SETS)]) - off
 
 
 def test_min_score_global_and_per_recognizer() -> None:

@@ -12,7 +12,7 @@ from deid.rewrite.placeholders.gold import (
     ler_gold_placeholders,
 )
 from deid.rewrite.surrogates import SurrogateGenerator
-from deid.schema import KEEP_LABELS, Document, Span
+from deid.schema import KEEP_LABELS, ROLE_LABELS, SEAT, Document, Span
 from deid.sources.io import read_documents, text_hash, write_documents
 from deid.sources.ler import load_ler_file
 from deid.sources.textedit import apply_replacements
@@ -68,17 +68,31 @@ def test_offsets_round_trip_to_the_source_text(rewritten):
 
 
 def test_keep_spans_still_cover_their_entity_text(rewritten):
-    judges = 0
+    """Each entity left in clear is one keep span, or the name and its seat ("Amtsgericht" +
+    "Kulmbach"), together covering the entity's text."""
+    judges = seats = 0
     for doc, out in rewritten:
         gold = ler_gold_placeholders(doc)
         kept = [e for e in doc.entities if not any(e.overlaps(g) for g in gold)]
-        assert len(out.keep) == len(kept)
-        for entity, k in zip(sorted(kept), out.keep):
-            assert out.text[k.start : k.end] == doc.text[entity.start : entity.end]
-            assert k.label == keep_label(entity.label) and k.label in KEEP_LABELS
+        spans = iter(out.keep)
+        for entity in sorted(kept):
+            k = next(spans)
+            if k.label == SEAT:  # a seat alone: the whole name was the place
+                parts = [k]
+            else:
+                assert k.label == keep_label(entity.label, doc.court) and k.label in KEEP_LABELS + ROLE_LABELS
+                parts = [k]
+                if k.end - k.start < entity.end - entity.start:
+                    parts.append(next(spans))
+                    assert parts[1].label == SEAT
+                    seats += 1
+            text = " ".join(out.text[p.start : p.end] for p in parts)
+            assert text == doc.text[entity.start : entity.end]
             judges += k.label == "JUDGE"
+        assert next(spans, None) is None
         assert not any(k.overlaps(s) for k in out.keep for s in out.spans)
     assert judges > 0  # BGH decisions end with the judges' names
+    assert seats > 0  # "Amtsgericht Kulmbach", "Staatsanwaltschaft Mainz"
 
 
 def test_meta_records_source_seed_and_pool(rewritten):

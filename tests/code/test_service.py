@@ -92,6 +92,26 @@ def test_analyze_text_gives_labels_scores_and_sources(service: Service, text: st
     assert "text" not in body  # a JSON client has its text
 
 
+def test_a_request_chooses_its_profile_and_an_unknown_one_is_refused(service: Service, text: str) -> None:
+    """The served pipeline's profile is strict (params.yaml); a request may ask for federal:
+    the answer and its lineage say so, and a review saved from it records it."""
+    health = httpx.get(f"{service.url}/health").json()
+    assert health["profiles"] == ["strict", "federal"] and health["default_profile"] == "strict"
+    own = _post(service, "/analyze", json={"text": text}).json()
+    federal = _post(service, "/analyze", json={"text": text, "profile": "federal"}).json()
+    assert own["profile"] == "strict" and "profile" not in own["lineage"].get("overrides", {})
+    assert federal["profile"] == "federal" and federal["lineage"]["overrides"]["profile"] == "federal"
+    form = _post(service, "/analyze", files={"file": ("urteil.txt", text.encode(), "text/plain")}, data={"profile": "federal"})
+    assert form.json()["profile"] == "federal"
+    for path in ("/analyze", "/anonymize"):
+        bad = _post(service, path, json={"text": text, "profile": "lax"})
+        assert bad.status_code == 422 and "unknown anonymization profile 'lax'" in bad.json()["detail"]
+    spans = [{"start": s["start"], "end": s["end"], "label": s["type"]} for s in federal["spans"]]
+    body = {"text": text, "model_spans": federal["spans"], "spans": spans, "reviewer": "a.richter", "profile": "federal"}
+    (record,) = _reviews(service, _post(service, "/reviews", json=body).json()["id"])
+    assert record["profile"] == "federal"
+
+
 def test_analyze_a_cp1252_file_with_crlf_returns_its_text(service: Service, text: str) -> None:
     data = text.replace("\n", "\r\n").encode("cp1252")
     body = _post(service, "/analyze", files={"file": ("urteil.txt", data, "text/plain")}).json()

@@ -272,6 +272,9 @@ def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowR
     )
     assert "| **total** |" in summary and "| rebuild word lists |" in summary
     assert "| word lists | unchanged (lowercase_words " in summary
+    # every gold set under every profile, its own one marked (deid.evaluation.profiles)
+    assert "| ler | federal (its own: gates) |" in summary and "| ler | strict |" in summary
+    assert "| bavaria | strict (its own: gates) |" in summary and "| bavaria | federal |" in summary
     assert "passed" in found["data-validation"]["data"]
     assert retrained.result["links"]["run"] in found["mlflow-run"]["data"]  # a link artifact
 
@@ -481,7 +484,7 @@ def jsonl_run(
     source = folder / "batch.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     run = stack_env.run_flow("anonymize", "--input", str(source), "--output", str(folder / "out"),
-                             "--project-dir", str(project), "--no-track", cwd=project)  # fmt: skip
+                             "--project-dir", str(project), "--no-track", "--profile", "federal", cwd=project)  # fmt: skip
     return {"run": run, "out": folder / "out", "texts": [d.text for d in good], "docs": good}
 
 
@@ -496,6 +499,10 @@ def test_bad_jsonl_records_are_quarantined_and_the_batch_completes(
     assert sorted(r["id"] for r in rows) == ["four", "one", "three"]
     assert all(r["reason"] for r in rows)
     assert flow_run(stack_env, jsonl_run["run"])["state_type"] == "COMPLETED"
+    # the run's anonymization profile (--profile federal) is in its result and every record's lineage
+    assert result["profile"] == "federal"
+    records = [json.loads(line) for line in (jsonl_run["out"] / "anonymized.jsonl").read_text().splitlines()]
+    assert records and all(r["lineage"]["overrides"] == {"profile": "federal"} for r in records)
 
 
 def _closed_port() -> int:

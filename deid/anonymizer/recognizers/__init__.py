@@ -1,7 +1,10 @@
 """Rule recognizers for structured identifiers, and the registry that builds them from config.
 
 Registry names are versioned (``deid.recognizers.iban.v1``): when a recognizer's behaviour
-changes, register ``.v2`` beside ``.v1`` so that stored configs keep their meaning.
+changes, register ``.v2`` beside ``.v1`` so that stored configs keep their meaning. Which
+recognizers run by default is part of the chain's ``recognizers`` component version
+(:data:`RECOGNIZER_SETS`): a pipeline saved with ``recognizers@1`` runs the set it was gated
+with, whatever was registered since.
 """
 
 from __future__ import annotations
@@ -17,24 +20,35 @@ from deid.anonymizer.recognizers.base import (
     resolve_overlaps,
 )
 from deid.anonymizer.recognizers.bic import BicRecognizer
-from deid.anonymizer.recognizers.contract_number import ContractNumberRecognizer
+from deid.anonymizer.recognizers.commercial_register import CommercialRegisterRecognizer
+from deid.anonymizer.recognizers.contract_number import (
+    ContractNumberRecognizer,
+    ContractNumberRecognizerV2,
+)
 from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer
 from deid.anonymizer.recognizers.email import EmailRecognizer
 from deid.anonymizer.recognizers.iban import IbanRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.parcel_number import ParcelNumberRecognizer
-from deid.anonymizer.recognizers.permit_number import PermitNumberRecognizer
+from deid.anonymizer.recognizers.patent_number import PatentNumberRecognizer
+from deid.anonymizer.recognizers.permit_number import (
+    PermitNumberRecognizer,
+    PermitNumberRecognizerV2,
+)
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
+from deid.anonymizer.recognizers.trademark_number import TrademarkNumberRecognizer
 from deid.anonymizer.recognizers.url import UrlRecognizer
+from deid.anonymizer.recognizers.utility_model import UtilityModelRecognizer
 from deid.anonymizer.recognizers.vat_id import VatIdRecognizer
 from deid.anonymizer.recognizers.vehicle_id import VehicleIdRecognizer
 from deid.schema import Span
 
 __all__ = [
     "RECOGNIZERS",
+    "RECOGNIZER_SETS",
     "Pattern",
     "PatternRecognizer",
     "Recognizer",
@@ -43,7 +57,7 @@ __all__ = [
     "resolve_overlaps",
 ]
 
-RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
+_FIRST_SET: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.iban.v1": IbanRecognizer,
     "deid.recognizers.bic.v1": BicRecognizer,
     "deid.recognizers.email.v1": EmailRecognizer,
@@ -62,6 +76,25 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.postal_town.v1": PostalTownRecognizer,
     "deid.recognizers.date_of_birth.v1": DateOfBirthRecognizer,
 }
+RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
+    **_FIRST_SET,
+    # what the `strict` profile needs (issue 26): the rights in suit, register numbers, and
+    # the labels of permit and contract numbers that version 1 missed
+    "deid.recognizers.permit_number.v2": PermitNumberRecognizerV2,
+    "deid.recognizers.contract_number.v2": ContractNumberRecognizerV2,
+    "deid.recognizers.patent_number.v1": PatentNumberRecognizer,
+    "deid.recognizers.utility_model.v1": UtilityModelRecognizer,
+    "deid.recognizers.trademark_number.v1": TrademarkNumberRecognizer,
+    "deid.recognizers.commercial_register.v1": CommercialRegisterRecognizer,
+}
+
+_SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
+# The recognizers on by default, by version of the chain's `recognizers` component
+# (deid.anonymizer.components); the newest is build_recognizers' default.
+RECOGNIZER_SETS: dict[int, tuple[str, ...]] = {
+    1: tuple(_FIRST_SET),
+    2: tuple(name for name in RECOGNIZERS if name not in _SUPERSEDED),
+}
 
 
 def _entry(name: str, value: Any) -> dict[str, Any]:
@@ -76,8 +109,12 @@ def _entry(name: str, value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-def build_recognizers(config: Mapping[str, Any] | None = None) -> list[Recognizer]:
-    """Instantiate the registered recognizers; all are on unless the config turns them off.
+def build_recognizers(
+    config: Mapping[str, Any] | None = None, version: int = max(RECOGNIZER_SETS)
+) -> list[Recognizer]:
+    """Instantiate the recognizers of set ``version`` (:data:`RECOGNIZER_SETS`); all are on
+    unless the config turns them off, and a registered recognizer outside the set is on only
+    when the config says ``enabled: true``.
 
     ``config``::
 
@@ -96,10 +133,11 @@ def build_recognizers(config: Mapping[str, Any] | None = None) -> list[Recognize
     missing = set(entries) - set(RECOGNIZERS)
     if missing:
         raise ValueError(f"unknown recognizers {sorted(missing)}; known: {sorted(RECOGNIZERS)}")
+    default_on = frozenset(RECOGNIZER_SETS[version])
     built: list[Recognizer] = []
     for name, cls in RECOGNIZERS.items():
         entry = entries.get(name, {})
-        if not entry.get("enabled", True):
+        if not entry.get("enabled", name in default_on):
             continue
         min_score = max(floor, float(entry.get("min_score", floor)))
         built.append(cls(name=name, min_score=min_score))

@@ -1,5 +1,11 @@
 """File and permit numbers of authorities (``Az. 602-1.2-2012-3304-23``, ``Genehmigungs-Nr.``).
 
+Version 2 (:class:`PermitNumberRecognizerV2`) adds the labels decisions write that version 1
+missed: "Bescheid mit Zeichen 32-1411/2019", the Jobcenter's "zum Zeichen 04902BG0003674"
+(a Bedarfsgemeinschaft's number fires on its shape alone), a driving licence's
+"Listennummer 1877/88", the tax office's "Rechtsbehelfslistennummer" and "EW-Nummer", and a
+personnel order's "Versetzungsverfügung Nr. 1234".
+
 Court file numbers are kept by policy and handled elsewhere, and they always have spaces
 between their parts (``1 F 260/23``, ``BVerwG 3 B 6.24``, ``IX ZR 12/18``). An authority's
 number here is one token made of several parts joined by ``-``, ``.``, ``/`` or ``:``
@@ -40,22 +46,27 @@ _SECTION = re.compile(r"\d{1,3}(?:\.\d{1,3})+")  # Nr. 3.14.1 of a guideline
 _MIN_DIGITS = 4
 
 
-class PermitNumberRecognizer(PatternRecognizer):
-    """Authority file and permit numbers after their label; never court file numbers."""
-
-    NAME = "permit_number"
-    LABEL = "PERMIT_NUMBER"
-    PATTERNS = (
-        Pattern("permit_labelled", rf"(?i:{_PERMIT_KEY}){_COLON}{_ID}", 0.85),
-        Pattern("permit_labelled_solid", rf"(?i:{_PERMIT_KEY}){_COLON}{_SOLID}", 0.8),
+def _patterns(permit_key: str, nr_key: str) -> tuple[Pattern, ...]:
+    """The patterns of a version: ``permit_key`` and ``nr_key`` are its labels."""
+    return (
+        Pattern("permit_labelled", rf"(?i:{permit_key}){_COLON}{_ID}", 0.85),
+        Pattern("permit_labelled_solid", rf"(?i:{permit_key}){_COLON}{_SOLID}", 0.8),
         Pattern(
             "authority_file",
             rf"(?<!\w){_FILE_KEY}{_OF_AUTHORITY}?{_COLON}{_ID}",
             0.7,
             needs_context=True,
         ),
-        Pattern("permit_nr", rf"(?<!\w){_NR_KEY}{_COLON}{_ID}", 0.8),
+        Pattern("permit_nr", rf"(?<!\w){nr_key}{_COLON}{_ID}", 0.8),
     )
+
+
+class PermitNumberRecognizer(PatternRecognizer):
+    """Authority file and permit numbers after their label; never court file numbers."""
+
+    NAME = "permit_number"
+    LABEL = "PERMIT_NUMBER"
+    PATTERNS = _patterns(_PERMIT_KEY, _NR_KEY)
     CONTEXT = (
         "genehmigung", "baugenehmigung", "erlaubnis", "bescheid", "ausgangsbescheid",
         "widerspruchsbescheid", "bewilligung", "zulassung", "landratsamt", "landesamt",
@@ -72,3 +83,31 @@ class PermitNumberRecognizer(PatternRecognizer):
         if _DATE.fullmatch(hit) or _SECTION.fullmatch(hit):
             return False
         return None
+
+
+# version 2: the labels version 1 missed in the bundled and training decisions
+_PERMIT_KEY_V2 = (
+    r"(?:genehmigungs|erlaubnis|bescheid|zulassungs|bewilligungs|konzessions|lizenz"
+    r"|registrier|betriebs|führerschein|fahrerlaubnis|ausweis|personalausweis|reisepass|pass"
+    r"|listen|(?<![^\W\d_])ew-?)"
+    r"(?:-?nummer|-?nr\.?)"
+)
+_NR_KEY_V2 = (
+    r"(?:Genehmigung|Baugenehmigung|Erlaubnis|Bescheid|Bewilligung|Zulassung|Konzession"
+    r"|Lizenz|[A-ZÄÖÜ]?[a-zäöüß]*[Vv]erfügung)[ \u00a0](?:Nr\.|Nummer)"
+)
+# "Bescheid mit Zeichen …", "zum Zeichen …", "Ihr Zeichen: …"
+_SIGN_KEY = r"(?:mit(?:[ \u00a0]dem)?|zum|unter[ \u00a0]dem|Ihr|Unser|Ihrem|Unserem)[ \u00a0]Zeichen"
+# a Bedarfsgemeinschaft's number: the Jobcenter's five digits, BG, seven digits
+_BG_NUMBER = r"(?<![\w\-/])\d{5}[ \u00a0]?BG[ \u00a0]?\d{7}(?![\w\-/])"
+
+
+class PermitNumberRecognizerV2(PermitNumberRecognizer):
+    """Version 1's labels and the ones it missed (the module's docstring)."""
+
+    PATTERNS = (
+        *_patterns(_PERMIT_KEY_V2, _NR_KEY_V2),
+        Pattern("permit_nr_solid", rf"(?<!\w){_NR_KEY_V2}{_COLON}{_SOLID}", 0.75),
+        Pattern("sign", rf"(?<!\w){_SIGN_KEY}{_COLON}{_ID}", 0.7, needs_context=True),
+        Pattern("bg_number", _BG_NUMBER, 0.85),
+    )

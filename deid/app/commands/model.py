@@ -65,12 +65,17 @@ def anonymize_cmd(
     operator: str | None = typer.Option(None, help="remove | label | pseudonymize | mask (default: the pipeline's)."),
     rules_only: bool = typer.Option(False, help="No model: recognizers, policy and consistency only."),
     threshold: float | None = typer.Option(None, help="Override the model threshold (lower = more recall)."),
+    profile: str | None = typer.Option(
+        None, help="Anonymization profile: strict | federal (docs/anonymization-policy.md). Default: the pipeline's."
+    ),
     quarantine: Path | None = typer.Option(None, help="Where rejected inputs are listed."),
     resume: bool = typer.Option(True, help="Skip documents already in a partial output."),
 ) -> None:
     """Find and neutralize sensitive spans. Offsets in the output refer to the input text.
+    What is neutralized follows the anonymization profile (--profile strict | federal).
     Every output record carries its lineage (model version and alias, pipeline config hash,
-    component versions, git commit, the input's sha256). ``pseudonymize`` needs a secret in
+    component versions, git commit, the input's sha256; a --profile given is among its
+    overrides). ``pseudonymize`` needs a secret in
     the environment variable DEID_SECRET."""
     from deid.anonymizer.operators import check_operator
     from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
@@ -85,14 +90,20 @@ def anonymize_cmd(
         _fail(str(exc))
     if rules_only and threshold is not None:
         _fail("--threshold is the model's: a --rules-only run has no model")
-    overrides = {"threshold": threshold} if threshold is not None else None
+    given = {"threshold": threshold, "profile": profile}
+    overrides = {k: v for k, v in given.items() if v is not None} or None
     model_dir = source = None
-    if rules_only:
-        pipeline = build_pipeline(config=PipelineConfig.rules_only(), overrides=overrides)
-    else:
-        source = _model_source(model)
-        model_dir = source.dir
-        pipeline = build_pipeline(model_dir, overrides=overrides)
+    try:
+        if rules_only:
+            pipeline = build_pipeline(config=PipelineConfig.rules_only(), overrides=overrides)
+        else:
+            source = _model_source(model)
+            model_dir = source.dir
+            pipeline = build_pipeline(model_dir, overrides=overrides)
+    except ValueError as exc:  # an unknown profile, a pipeline saved without one
+        if profile is None:
+            raise
+        _fail(str(exc))
     lineage = run_lineage(source, pipeline.config.to_dict(), overrides, runtime=pipeline.runtime())
     secret = _secret()
     op = pipeline.operator_for(operator)
@@ -113,7 +124,7 @@ def anonymize_cmd(
     report = output.with_suffix(".spans.jsonl") if output.suffix == ".txt" else (output / "spans.jsonl" if text_out else output)
     try:
         summary = run_batch(input, report, process, quarantine=quarantine, resume=resume, description="anonymize",
-                            settings=run_settings(op, model_dir, threshold))  # fmt: skip
+                            settings=run_settings(op, model_dir, threshold, profile))  # fmt: skip
     except SettingsChanged as exc:
         _fail(str(exc))
     console.print_json(json.dumps(summary.to_dict()))
@@ -144,12 +155,18 @@ def evaluate_model_cmd(
         help="Log this evaluation on the registered version's MLflow run as gold set SET; the gate decides only on "
         "evaluations logged by an evaluation like this (--model models:/NAME/VERSION or models:/NAME@ALIAS).",
     ),
+    profile: str | None = typer.Option(
+        None, help="The anonymization profile the test set's courts follow: strict | federal. Default: the set's "
+        "declared one (LER federal, Bavaria and reviews strict; any other file strict)."
+    ),
 ) -> None:
     """Evaluate a pipeline on a rewritten test set (full report with dev and sealed halves + the
-    thesis' three methods)."""
+    thesis' three methods), scored under the set's profile, with every profile's headline."""
     from deid.anonymizer.pipeline import build_pipeline
     from deid.app.commands.evaluate import read_subsets
+    from deid.anonymizer.profiles import ProfileError, check_profile
     from deid.evaluation.gold_sets import evaluate_pipeline
+    from deid.evaluation.profiles import gold_profile, profile_of_file
     from deid.ops.mlflow_registry import check_set_name
     from deid.ops.model_store import resolve_source
     from deid.sources.io import read_documents
@@ -159,6 +176,10 @@ def evaluate_model_cmd(
             check_set_name(record)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
+    try:
+        own = check_profile(profile) if profile else gold_profile(record) if record else profile_of_file(gold)
+    except ProfileError as exc:
+        raise typer.BadParameter(str(exc)) from None
     subsets = read_subsets(overlap)
     source = resolve_source(model)
     if record is not None and source.version is None:
@@ -166,7 +187,7 @@ def evaluate_model_cmd(
     pipeline = build_pipeline(source.dir)
     methods_list = [m for m in methods.split(",") if m]
     docs = read_documents(gold)
-    result = evaluate_pipeline(pipeline, docs, methods_list, subsets=subsets)
+    result = evaluate_pipeline(pipeline, docs, methods_list, subsets=subsets, profile=own)
     report.parent.mkdir(parents=True, exist_ok=True)
     errors = result.pop("errors", [])
     report.write_text(json.dumps(result, indent=2), encoding="utf-8")
@@ -174,7 +195,11 @@ def evaluate_model_cmd(
         fh.writelines(json.dumps(e) + "\n" for e in errors)
     if record is not None:
         _record_evaluation(source, record, result, f"deid evaluate-model {gold.name} ({len(docs)} documents)")
-    print(json.dumps({"overall": result["overall"], "thesis_methods": result.get("thesis_methods")}, indent=2))
+    by_profile = {name: {"overall": part["overall"], "sealed": part["halves"]["sealed"]["overall"],
+                         "disagreements": part["disagreements"]["spans"]}
+                  for name, part in result.get("by_profile", {}).items()}  # fmt: skip
+    print(json.dumps({"profile": own, "overall": result["overall"], "thesis_methods": result.get("thesis_methods"),
+                      "by_profile": by_profile}, indent=2))  # fmt: skip
 
 
 def _record_evaluation(source, gold_set: str, report: dict, how: str) -> None:

@@ -27,6 +27,10 @@ def serve_cmd(
     timeout: float = typer.Option(120.0, help="Seconds a request may take, waiting for the model included."),
     reviews: Path = typer.Option(Path("data/reviews"), help="Folder of the saved reviews (reviews.jsonl)."),
     operator: str | None = typer.Option(None, help="The page's default operator (default: the pipeline's)."),
+    profile: str | None = typer.Option(
+        None, help="The default anonymization profile, strict | federal (default: the pipeline's); a request may "
+        "choose another."
+    ),
     queue: str | None = typer.Option(
         None, help="Documents to review: a folder or s3://bucket/prefix (the anonymize flow's input with --queue-batch)."
     ),
@@ -45,7 +49,7 @@ def serve_cmd(
     from deid.app.commands.model import SECRET_ENV, _model_source
     from deid.app.service.app import create_app
     from deid.app.service.safety import install_log_filters
-    from deid.app.service.served import ServedModel, with_overrides
+    from deid.app.service.served import ServedModel
     from deid.app.service.settings import ServiceSettings, check_bind, load_token
     from deid.ops.review_queue import ReviewQueue
 
@@ -59,8 +63,11 @@ def serve_cmd(
         raise typer.BadParameter(str(exc)) from None
     source = None if rules_only else _model_source(model)
     pipeline = build_pipeline(source.dir) if source else build_pipeline(config=PipelineConfig.rules_only())
-    overrides = ServedModel.budget_overrides(pipeline.config, timeout)
-    served = ServedModel(with_overrides(pipeline, overrides), source, overrides)
+    overrides = ServedModel.budget_overrides(pipeline.config, timeout) | ({"profile": profile} if profile else {})
+    try:
+        served = ServedModel(pipeline.with_overrides(**overrides), source, overrides)
+    except ValueError as exc:  # an unknown profile, or a pipeline saved before profiles
+        raise typer.BadParameter(str(exc)) from None
     settings = ServiceSettings(host=host, port=port, token=token, max_bytes=max_bytes, timeout=timeout,
                                reviews_dir=reviews, operator=pipeline.operator_for(operator))  # fmt: skip
     secret = os.environ.get(SECRET_ENV, "").encode("utf-8") or None

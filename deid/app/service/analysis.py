@@ -24,13 +24,14 @@ def span_out(span: Span) -> dict[str, Any]:
 
 def analysis(
     served: ServedModel, text: str, upload: Upload | None, deadline: Deadline | None = None,
-    spans: list[Span] | None = None,
+    spans: list[Span] | None = None, profile: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The answer for ``text`` (from ``upload`` when a file was sent): ``spans`` when they
-    are known already (a batch's), else the served pipeline's (with ``deadline``)."""
-    found = served.analyze(text, deadline) if spans is None else spans
+    are known already (a batch's), else the served pipeline's (with ``deadline``, under the
+    anonymization ``profile``, default the pipeline's)."""
+    found = served.analyze(text, deadline, profile) if spans is None else spans
     out = {"sha256": text_sha256(text), "characters": len(text), "spans": [span_out(s) for s in found],
-           "lineage": served.lineage_for(text)}  # fmt: skip
+           "profile": profile or served.profile, "lineage": served.lineage_for(text, profile)}  # fmt: skip
     if upload is not None:
         out |= {"document": describe(upload), "text": text}
     logger.info("analyze %s: %d characters, %d spans", out["sha256"][:12], len(text), len(found))

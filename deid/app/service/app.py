@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from deid.anonymizer.operators import OPERATORS, check_operator
+from deid.anonymizer.profiles import ProfileError
 from deid.app.service.analysis import analysis, span_out
 from deid.app.service.documents import Upload, describe, read_upload, render
 from deid.app.service.errors import STATUS, detail_of
@@ -34,7 +35,7 @@ from deid.app.service.safety import BodyLimit, ErrorShield, TimeLimit
 from deid.app.service.served import ServedModel
 from deid.app.service.settings import ServiceSettings
 from deid.ops.review_queue import LOW_CONFIDENCE, ReviewQueue
-from deid.schema import FINE_TO_COARSE, LABELS
+from deid.schema import FINE_TO_COARSE, LABELS, PROFILES
 from deid.sources.reviews import ReviewStore, decision_counts, new_review
 from deid.sources.reviews.record import known_spans, text_sha256
 
@@ -70,14 +71,17 @@ OPERATOR_FIELD = {"type": "string", "enum": sorted(OPERATORS), "description": "D
 OUTPUTS = ("file", "json")
 OUTPUT_FIELD = {"type": "string", "enum": list(OUTPUTS), "description": "file: the anonymized file in its format "
                 "(default for a file; text as anonymized.txt); json: its text and the span report (default for text)"}
-ANALYZE_DOC = _body_doc(TEXT_BODY, FILE_FORM) | {"responses": {"200": {"content": {
+PROFILE_FIELD = {"type": "string", "enum": list(PROFILES), "description": "The anonymization profile "
+                 "(docs/anonymization-policy.md); default: the pipeline's."}
+ANALYZE_DOC = _body_doc(_with(TEXT_BODY, profile=PROFILE_FIELD), _with(FILE_FORM, profile=PROFILE_FIELD)) | {"responses": {"200": {"content": {
     "application/json": {}, "application/x-ndjson": {"schema": {"description": "with Accept: application/x-ndjson: "
     "progress lines, then the result (deid.app.service.progress)"}}}}}}
 ANONYMIZE_DOC = _body_doc(
-    _with(TEXT_BODY, operator=OPERATOR_FIELD, output=OUTPUT_FIELD, spans=SPANS_SCHEMA | {"description": "Spans "
-          "to neutralize (offsets into text; labels of deid.schema.SENSITIVE_LABELS); default: the analysis' spans."}),
+    _with(TEXT_BODY, operator=OPERATOR_FIELD, output=OUTPUT_FIELD, profile=PROFILE_FIELD, spans=SPANS_SCHEMA | {
+          "description": "Spans to neutralize (offsets into text; labels of deid.schema.SENSITIVE_LABELS); "
+          "default: the analysis' spans."}),
     _with(FILE_FORM, operator=OPERATOR_FIELD, spans={"type": "string", "description": "JSON list of spans"},
-          output=OUTPUT_FIELD),
+          output=OUTPUT_FIELD, profile=PROFILE_FIELD),
 )  # fmt: skip
 REVIEW_DOC = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
     "type": "object", "required": ["text", "model_spans", "spans", "reviewer"], "properties": {
@@ -87,6 +91,7 @@ REVIEW_DOC = {"requestBody": {"required": True, "content": {"application/json": 
         "reviewer": {"type": "string", "description": "One word: letters, digits, . _ @ -"},
         "effort": {"type": "object", "properties": {"seconds": {"type": "integer"}, "actions": {"type": "integer"}}},
         "supersedes": {"type": "string", "description": "The id of the saved review this one edits."},
+        "profile": PROFILE_FIELD | {"description": "The profile the review was made under; default: the pipeline's."},
     }}}}}}  # fmt: skip
 
 
@@ -124,7 +129,8 @@ def create_app(
         return {"status": "ok", "auth": settings.token is not None, "model": served.info(),
                 "operators": operators, "default_operator": settings.operator if settings.operator in operators
                 else operators[0], "labels": list(LABELS), "fine_labels": FINE_TO_COARSE, "low_confidence": LOW_CONFIDENCE,
-                "queue": queue is not None, "max_bytes": settings.max_bytes}  # fmt: skip
+                "queue": queue is not None, "max_bytes": settings.max_bytes,
+                "profiles": list(PROFILES) if served.profile else [], "default_profile": served.profile}  # fmt: skip
 
     @app.get("/models", tags=["service"], dependencies=[authorized])
     async def models() -> dict[str, Any]:
@@ -137,10 +143,11 @@ def create_app(
         or model that found each (``source``). A file's extracted text is returned too. With
         ``Accept: application/x-ndjson``: progress lines first (``deid.app.service.progress``)."""
         doc = await _read_input(request, settings)
+        profile = _profile(served, doc.fields.get("profile"))
         if wants_stream(request):
             return streamed(lambda reporter: analysis(served, doc.text, doc.upload,
-                                                      reporter.deadline(served.pipeline, doc.text)))  # fmt: skip
-        return await asyncio.to_thread(analysis, served, doc.text, doc.upload)
+                                                      reporter.deadline(served.pipeline, doc.text), profile=profile))  # fmt: skip
+        return await asyncio.to_thread(analysis, served, doc.text, doc.upload, profile=profile)
 
     @app.post("/anonymize", tags=["documents"], dependencies=[authorized], openapi_extra=ANONYMIZE_DOC)
     async def anonymize(request: Request) -> Any:
@@ -149,13 +156,14 @@ def create_app(
         doc = await _read_input(request, settings)
         operator = doc.fields.get("operator") or served.pipeline.config.operator
         _check_operator(operator, secret)
+        profile = _profile(served, doc.fields.get("profile"))
         output = doc.fields.get("output") or ("file" if doc.upload is not None else "json")
         if output not in OUTPUTS:
             raise HTTPException(422, f"output {str(output)[:32]!r} is not supported: use {' or '.join(OUTPUTS)}")
         given = doc.fields.get("spans")
         spans = known_spans(doc.text, given, "spans") if given is not None else None
         if spans is None:
-            spans = await asyncio.to_thread(served.analyze, doc.text)
+            spans = await asyncio.to_thread(served.analyze, doc.text, None, profile)
         sha = text_sha256(doc.text)
         rendered = await asyncio.to_thread(render, doc.upload, doc.text, spans, operator, secret=secret,
                                            max_bytes=settings.max_bytes)  # fmt: skip
@@ -166,7 +174,7 @@ def create_app(
             return Response(rendered.data, media_type=rendered.media_type, headers=headers)
         out = {"text": rendered.text, "operator": operator, "spans": [span_out(s) for s in spans],
                "output_spans": [s.to_dict() | {"operator": operator} for s in rendered.spans],
-               "lineage": served.lineage_for(doc.text)}  # fmt: skip
+               "profile": profile or served.profile, "lineage": served.lineage_for(doc.text, profile)}  # fmt: skip
         return out | ({"document": describe(doc.upload)} if doc.upload is not None else {})
 
     @app.post("/reviews", tags=["reviews"], dependencies=[authorized], openapi_extra=REVIEW_DOC)
@@ -178,7 +186,8 @@ def create_app(
         body = await _json_object(request)
         record = new_review(body.get("text"), body.get("model_spans"), body.get("spans"),
                             reviewer=body.get("reviewer"), model_info=served.info(), open_spans=body.get("open"),
-                            effort=body.get("effort"), supersedes=body.get("supersedes"))  # fmt: skip
+                            effort=body.get("effort"), supersedes=body.get("supersedes"),
+                            profile=body.get("profile", served.profile))  # fmt: skip
         review_id = await asyncio.to_thread(store.save, record)
         return {"id": review_id, "sha256": record["sha256"], "spans": len(record["spans"]),
                 "open": len(record["open"]), "state": record["state"],
@@ -262,6 +271,20 @@ def _check_operator(operator: Any, secret: bytes | None) -> None:
         raise HTTPException(422, str(exc)) from None
     if operator == "pseudonymize" and not secret:
         raise HTTPException(422, "pseudonymize needs a secret key: start the service with $DEID_SECRET set")
+
+
+def _profile(served: ServedModel, value: Any) -> str | None:
+    """A request's anonymization profile (None: the served pipeline's); a 422 that names an
+    unknown one, or says that the pipeline was evaluated without profiles."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise HTTPException(422, "'profile' must be a string: strict or federal")
+    try:
+        served.under(value)
+    except ProfileError as exc:
+        raise HTTPException(422, str(exc)) from None
+    return value
 
 
 def runnable_operators(secret: bytes | None) -> list[str]:

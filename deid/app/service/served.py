@@ -31,8 +31,30 @@ class ServedModel:
     ) -> None:
         self.pipeline = pipeline
         self.source = source
+        self.overrides = dict(overrides or {})
         self.lineage: Lineage = run_lineage(source, pipeline.config.to_dict(), overrides, runtime=pipeline.runtime())
         self._lock = threading.Lock()
+        self._profiles: dict[str, tuple[Pipeline, Lineage]] = {}
+
+    @property
+    def profile(self) -> str | None:
+        """The anonymization profile the served pipeline was evaluated with (None: saved
+        before profiles; a request cannot choose one then)."""
+        return self.pipeline.config.profile
+
+    def under(self, profile: str | None) -> tuple[Pipeline, Lineage]:
+        """The served pipeline and lineage under ``profile`` (None: its own): the same
+        classifier with another policy step, its lineage naming the profile among the
+        overrides. An unknown profile, or one asked of a pipeline without a policy step,
+        raises :class:`deid.anonymizer.profiles.ProfileError`."""
+        if profile is None or profile == self.profile:
+            return self.pipeline, self.lineage
+        if profile not in self._profiles:
+            pipeline = self.pipeline.with_overrides(profile=profile)
+            overrides = self.overrides | {"profile": profile}
+            lineage = run_lineage(self.source, pipeline.config.to_dict(), overrides, runtime=pipeline.runtime())
+            self._profiles[profile] = (pipeline, lineage)
+        return self._profiles[profile]
 
     @staticmethod
     def budget_overrides(pipeline_config: Any, timeout: float) -> dict[str, float]:
@@ -41,11 +63,13 @@ class ServedModel:
         limit = pipeline_config.max_seconds
         return {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
 
-    def analyze(self, text: str, deadline: Deadline | None = None) -> list[Span]:
-        """The pipeline's spans; ``deadline``: one that reports progress or stops a cancelled
-        analysis (:class:`deid.app.service.progress.Progress`), else the pipeline's budget."""
+    def analyze(self, text: str, deadline: Deadline | None = None, profile: str | None = None) -> list[Span]:
+        """The pipeline's spans (under ``profile``, default its own); ``deadline``: one that
+        reports progress or stops a cancelled analysis (:class:`deid.app.service.progress.
+        Progress`), else the pipeline's budget."""
+        pipeline, _ = self.under(profile)
         with self._lock:
-            return self.pipeline.analyze(text, deadline)
+            return pipeline.analyze(text, deadline)
 
     @property
     def rules_only(self) -> bool:
@@ -54,10 +78,11 @@ class ServedModel:
     def info(self) -> dict[str, Any]:
         """The model in use: URI, name, version, alias, the pipeline's settings hash."""
         return {**self.lineage.model, "pipeline_sha256": self.lineage.pipeline_sha256,
-                "rules_only": self.rules_only, "operator": self.pipeline.config.operator}  # fmt: skip
+                "rules_only": self.rules_only, "operator": self.pipeline.config.operator,
+                "profile": self.profile}  # fmt: skip
 
-    def lineage_for(self, text: str) -> dict[str, Any]:
-        return for_input(self.lineage, text)
+    def lineage_for(self, text: str, profile: str | None = None) -> dict[str, Any]:
+        return for_input(self.under(profile)[1], text)
 
     def registry(self) -> dict[str, Any]:
         """Registered versions and aliases of the tracking store (``$MLFLOW_TRACKING_URI``,
@@ -73,7 +98,3 @@ class ServedModel:
                  "gate": v.tags.get("gate.decision")} for v in versions]  # fmt: skip
         return {"name": MODEL_NAME, "versions": rows, "aliases": aliases}
 
-
-def with_overrides(pipeline: Pipeline, overrides: dict[str, Any]) -> Pipeline:
-    """The same pipeline with changed settings (its classifier is reused)."""
-    return Pipeline(pipeline.classifier, pipeline.config.override(**overrides)) if overrides else pipeline

@@ -15,7 +15,7 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from deid.rewrite.gold.keep_labels import keep_label
+from deid.rewrite.gold.keep_labels import ler_keep_spans
 from deid.rewrite.placeholders.gold import ler_gold_placeholders, ler_unjudged
 from deid.rewrite.surrogates import (
     DocumentSurrogates,
@@ -42,19 +42,10 @@ def auto_id(source_id: str, seed: int, pool: str = POOL) -> str:
     return f"{source_id}.{'auto' if pool == POOL else pool}-s{seed}"
 
 
-def keep_spans(doc: Document, placeholders: list[Span]) -> list[Span]:
-    """LER entities without a placeholder, labelled with keep labels (original offsets)."""
-    return [
-        Span(e.start, e.end, keep_label(e.label))
-        for e in doc.entities
-        if not any(e.overlaps(p) for p in placeholders)
-    ]
-
-
 def rewrite_ler_document(doc: Document, generator: SurrogateGenerator) -> Document:
     """One LER document with every gold placeholder replaced by a surrogate."""
     placeholders = [Span(s.start, s.end, s.label) for s in ler_gold_placeholders(doc)]
-    keep = keep_spans(doc, placeholders)
+    keep = ler_keep_spans(doc, placeholders)
     surrogates = DocumentSurrogates(generator, doc.id)
     text, spans, carried = substitute(doc.text, placeholders, surrogates, carry=keep)
     labels = sorted({s.label for s in spans})

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from deid.schema import LABELS, REVIEWER, SENSITIVE_LABELS, Span, coarse_label, unknown_labels
+from deid.schema import LABELS, PROFILES, REVIEWER, SENSITIVE_LABELS, Span, coarse_label, unknown_labels
 from deid.sources.errors import UserError
 
 REVIEW_SCHEMA = 2
@@ -222,17 +222,21 @@ def new_review(
     open_spans: Any = None,
     effort: Any = None,
     supersedes: Any = None,
+    profile: str | None = None,
 ) -> dict[str, Any]:
     """A checked review record for ``text``: ``model`` the spans the analysis proposed,
     ``final`` the spans the reviewer decided, ``open_spans`` those left undecided (lists of span
     objects), ``model_info`` which pipeline proposed them, ``effort`` seconds and actions,
-    ``supersedes`` the id of the review this one edits."""
+    ``supersedes`` the id of the review this one edits, ``profile`` the anonymization profile
+    the review was made under (strict | federal; deid.anonymizer.profiles)."""
     if not isinstance(text, str) or not text.strip():
         raise ReviewError("text: a review needs the reviewed text")
     if not isinstance(reviewer, str) or not REVIEWER.fullmatch(reviewer):
         raise ReviewError("reviewer: one word of letters, digits, '.', '_', '@' or '-' (at most 64 characters)")
     if supersedes is not None and not (isinstance(supersedes, str) and REVIEW_ID.fullmatch(supersedes)):
         raise ReviewError("supersedes: the id of a saved review (20 hex digits) or null")
+    if profile is not None and profile not in PROFILES:
+        raise ReviewError(f"profile: one of {', '.join(PROFILES)} or null")
     proposed, gold = parse_spans(text, model), final_spans(text, final)
     undecided = undecided_spans(text, open_spans, proposed, gold)
     decisions = decide(proposed, gold, undecided)
@@ -247,6 +251,7 @@ def new_review(
         "state": document_state(decisions),
         "effort": None if effort is None else record_effort(effort),
         "supersedes": supersedes,
+        "profile": profile,
         "reviewer": reviewer,
         "model": {key: _str_or_none(model_info.get(key)) for key in MODEL_KEYS},
         "created": created or datetime.now(UTC).isoformat(timespec="seconds"),

@@ -313,6 +313,8 @@ async function call(path, init = {}) {
   return response;
 }
 const json = (body) => ({ method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+// the anonymization profile chosen for the next analysis (none: a pipeline saved before profiles)
+const profile = () => $("profile").value || undefined;
 
 // An analysis with progress: the service streams JSON lines (deid.app.service.progress).
 function showProgress(text, fraction) {
@@ -398,11 +400,12 @@ function show(spans) {
   }, 0));
 }
 function load(result, source, upload) {
-  begin(result.text, { ...source, sha256: result.sha256 }, upload, result.spans);
+  begin(result.text, { ...source, sha256: result.sha256, profile: result.profile }, upload, result.spans);
   show(Spans.fromAnalysis(state.editor, result.spans));
   saveDraftDocument();
   const low = state.spans.filter((s) => Panels.isLow(s)).length;
-  say(`${result.spans.length} spans in ${result.characters} characters${low ? `, ${low} of low confidence` : ""}`);
+  say(`${result.spans.length} spans in ${result.characters} characters${low ? `, ${low} of low confidence` : ""}`
+    + (result.profile ? ` (profile ${result.profile})` : ""));
 }
 function loadReview(record, source, upload) {
   const editor = new Spans.Editor(new Spans.Text(record.text));
@@ -418,13 +421,14 @@ async function openFile(file) {
   if (!(await mayLeave())) return;
   $("file-name").textContent = file.name;
   const form = new FormData(); form.append("file", file);
+  if (profile()) form.append("profile", profile());
   try { load(await analysis("/analyze", { method: "POST", body: form }, file.name), { kind: "upload", name: file.name }, file); }
   catch (e) { if (e.name === "AbortError") clearDocument("the analysis was cancelled"); else clearDocument(e.message); }
 }
 async function analyzeText(text) {
   if (!(await mayLeave())) return;
   try {
-    const result = await analysis("/analyze", json({ text }), "the text");
+    const result = await analysis("/analyze", json({ text, profile: profile() }), "the text");
     load({ ...result, text }, { kind: "paste", name: "pasted text" }, null);
   } catch (e) { if (e.name === "AbortError") clearDocument("the analysis was cancelled"); else clearDocument(e.message); }
 }
@@ -483,9 +487,11 @@ async function anonymized(asFile) {
     const form = new FormData();
     form.append("file", state.upload); form.append("operator", operator);
     form.append("spans", JSON.stringify(spans)); form.append("output", "file");
+    if (state.source.profile) form.append("profile", state.source.profile);
     return (await call("/anonymize", { method: "POST", body: form })).blob();
   }
-  const result = await (await call("/anonymize", json({ text: state.t.text, operator, spans, output: "json" }))).json();
+  const result = await (await call("/anonymize", json({ text: state.t.text, operator, spans, output: "json",
+    profile: state.source.profile || undefined }))).json();
   return asFile ? new Blob([result.text], { type: "text/plain;charset=utf-8" }) : result;
 }
 let previewTimer = null;
@@ -537,7 +543,7 @@ async function save() {
   const undecided = state.spans.filter((s) => s.status === "open").map((s) => ({ start: s.start, end: s.end, label: s.label }));
   const body = { text: state.t.text, model_spans: state.proposals, reviewer, open: undecided,
     spans: decidedSpans().map((s) => ({ start: s.start, end: s.end, label: s.label })), effort: effortNow(),
-    supersedes: state.source.reviewId || null };
+    supersedes: state.source.reviewId || null, profile: state.source.profile || undefined };
   try {
     const result = await (await call("/reviews", json(body))).json();
     const d = result.decisions;
@@ -708,6 +714,9 @@ function setup() {
     chooseLabel(state.label);
     for (const op of h.operators) { const o = document.createElement("option"); o.value = o.textContent = op; $("operator").append(o); }
     $("operator").value = h.default_operator;
+    for (const p of h.profiles || []) { const o = document.createElement("option"); o.value = o.textContent = p; $("profile").append(o); }
+    $("profile").value = h.default_profile || "";
+    $("profile-box").hidden = !(h.profiles || []).length;
     await restoreDraft();
     await refreshQueue();
     document.body.dataset.ready = "1";

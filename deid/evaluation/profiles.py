@@ -1,0 +1,101 @@
+"""Gold sets scored under an anonymization profile (deid.anonymizer.profiles).
+
+Every gold set declares the profile of the courts it comes from (:data:`GOLD_PROFILES`): the
+LER sets ``federal`` (the federal courts printed what they kept), the hand-rewritten Bavarian
+set and the saved reviews ``strict``. Scoring a set under a profile moves its spans by the
+profile's table, the same table the product runs:
+
+* a gold sensitive span (a court's placeholder) stays sensitive when the profile neutralizes
+  its type and role (deid.words.roles gives the role from its context: "Rechtsanwalt K.",
+  "Landratsamt E."); under another profile than the set's own it may become a keep span;
+* a keep span with a role (an LER lawyer, an authority's seat) becomes sensitive when the
+  profile neutralizes that role ("the LER set under strict");
+* where the set's own court did what its profile would not (a big city among the Bavarian
+  set's placeholders, a seat it blanked), the span is a *disagreement*: listed apart, scored
+  neither for nor against the model (predictions overlapping it are set aside too).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from deid.anonymizer.profiles import DEFAULT_PROFILE, FEDERAL, STRICT, check_profile, outcome, row_of
+from deid.schema import LABELS, Document, Span
+from deid.words.roles import role_label
+
+# the profile each gold set's courts follow (by the gate's set names)
+GOLD_PROFILES: Mapping[str, str] = {"ler": FEDERAL, "ler_novel": FEDERAL, "bavaria": STRICT, "reviews": STRICT}
+# the bundled gold files by set name
+GOLD_FILES: Mapping[str, str] = {
+    "ler": "data/gold/ler_rewritten.jsonl",
+    "ler_novel": "data/gold/ler_rewritten_novel.jsonl",
+    "bavaria": "data/gold/bavaria/rewritten.jsonl",
+}
+
+
+def gold_profile(name: str) -> str:
+    """The declared profile of the gold set ``name``; a set of one's own: the default one."""
+    return GOLD_PROFILES.get(name, DEFAULT_PROFILE)
+
+
+def profile_of_file(path: str | Path) -> str:
+    """The declared profile of a bundled gold file (by its path's end), else the default."""
+    posix = Path(path).as_posix()
+    return next((gold_profile(n) for n, f in GOLD_FILES.items() if posix.endswith(f)), DEFAULT_PROFILE)
+
+
+@dataclass
+class ProfiledGold:
+    """Gold documents as a profile sees them, and per document the spans set aside."""
+
+    profile: str
+    docs: list[Document]
+    disagreements: dict[str, list[Span]] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        """Counts of the spans set aside (ids and labels only)."""
+        spans = [s for found in self.disagreements.values() for s in found]
+        return {"spans": len(spans), "documents": sum(bool(v) for v in self.disagreements.values()),
+                "by_label": dict(sorted(Counter(s.label for s in spans).items()))}  # fmt: skip
+
+
+def under_profile(docs: Sequence[Document], profile: str, own_profile: str) -> ProfiledGold:
+    """``docs`` (a gold set whose courts follow ``own_profile``) scored under ``profile``."""
+    check_profile(profile)
+    check_profile(own_profile)
+    out, aside = [], {}
+    for doc in docs:
+        sensitive, keep, disagree = [], [], []
+        for span in doc.spans:
+            label = role_label(doc.text, span) if span.label in LABELS else span.label
+            new = outcome(profile, label, doc.text[span.start : span.end])
+            if new is not None:
+                sensitive.append(span.with_label(new))
+            elif profile == own_profile:
+                disagree.append(span.with_label(label))
+            else:
+                keep.append(span.with_label(label))
+        for span in doc.keep:
+            new = outcome(profile, span.label, doc.text[span.start : span.end]) if row_of(span.label) else None
+            if new is None:
+                keep.append(span)
+            elif profile == own_profile:
+                disagree.append(span)
+            else:
+                sensitive.append(span.with_label(new))
+        out.append(replace(doc, spans=sorted(sensitive), keep=sorted(keep)))
+        aside[doc.id] = sorted(disagree)
+    return ProfiledGold(profile, out, aside)
+
+
+def set_aside(predicted: Mapping[str, list[Span]], gold: ProfiledGold) -> dict[str, list[Span]]:
+    """Predictions without those that touch a disagreement: they count neither way."""
+    out = {}
+    for doc_id, spans in predicted.items():
+        aside = gold.disagreements.get(doc_id, [])
+        out[doc_id] = [s for s in spans if not any(s.overlaps(a) for a in aside)] if aside else list(spans)
+    return out

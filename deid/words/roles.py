@@ -1,0 +1,100 @@
+"""The role a name plays where the text says it: a lawyer's name after "Rechtsanwalt", the
+seat in an authority's or lower court's name ("Landratsamt Ebersberg", "Polizeiinspektion Bad
+Tölz"). The anonymization profiles (deid.anonymizer.profiles) decide by role, not by type; the
+training data, the gold sets and the profile step all read roles from here.
+
+The model learns roles (deid.schema.ROLE_LABELS) from training text labelled with these rules:
+the courts' placeholders after such a word, and the LER training courts' own annotations
+(a lawyer ``AN``, the place at the end of an institution's or a court's name). The same rules
+give the roles of the hand-rewritten Bavarian gold set's spans, which carry types only, and
+the profile step uses them for a model that predicts no role.
+
+The word lists were written from the training decisions, the LER training courts and the
+Bavarian set's dev half, never its sealed half.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from deid.schema import LAWYER, LOCATION, PERSON, SEAT, Span
+
+# People whose names the strict profile neutralizes and the federal one keeps where printed:
+# lawyers, patent attorneys, tax advisers, insolvency administrators (the policy's row).
+_LAWYER_WORDS = (
+    r"Rechtsanw(?:alt|alts|ältin|älte|älten)|RA(?:in)?|Fachanw(?:alt|ältin)|Patentanw(?:alt|alts|ältin|älte|älten)"
+    r"|Steuerberater(?:in|s|n)?|Insolvenzverwalter(?:in|s)?|Prozessbevollmächtigte[rn]?|Verfahrensbevollmächtigte[rn]?"
+    r"|Bevollmächtigte[rn]?|Verteidiger(?:in|s)?|Pflichtverteidiger(?:in|s)?|Wahlverteidiger(?:in|s)?"
+)
+_TITLES = r"(?:(?:Dr\.|Prof\.|Dipl\.-[\wäöü]+\.?|LL\.\s?M\.|Herrn?|Frau)\s)*"
+LAWYER_BEFORE = re.compile(rf"(?<![\w-])(?:{_LAWYER_WORDS})\s?:?\s{_TITLES}$")
+# A second name of the same counsel: "Rechtsanwälte A., B. und C." — the words between the
+# cue and the span are names, initials, commas and "und"/"&".
+LAWYER_LIST_BEFORE = re.compile(
+    rf"(?<![\w-])(?:{_LAWYER_WORDS})\s?:?\s(?:{_TITLES}[\wÄÖÜäöüß.\-]+(?:\s[\wÄÖÜäöüß.\-]+)?\s?(?:,|und|&)\s){{1,4}}{_TITLES}$"
+)
+
+# Authorities and lower courts whose name ends with the place they sit in. Landgerichte,
+# Oberlandesgerichte and higher courts sit in big cities, so their seats stay in any profile.
+_AUTHORITY_WORDS = (
+    r"Landratsamt(?:e?s)?|Landratsämter|Polizeiinspektion(?:en)?|Polizeipräsidium(?:s)?|Polizeidirektion|"
+    r"Polizeistation|Polizeiwache|Polizeidienststelle|Kriminalpolizeiinspektion|Verkehrspolizeiinspektion|"
+    r"Grenzpolizeiinspektion|Autobahnpolizeistation|Polizei|Staatsanwaltschaft|Generalstaatsanwaltschaft|"
+    r"Amtsgericht(?:e?s)?|Arbeitsgericht(?:e?s)?|Sozialgericht(?:e?s)?|Verwaltungsgericht(?:e?s)?|"
+    r"Finanzgericht(?:e?s)?|Jobcenter(?:s)?|Ausländerbehörde|Ausländeramt(?:e?s)?|Finanzamt(?:e?s)?|"
+    r"Jugendamt(?:e?s)?|Gesundheitsamt(?:e?s)?|Schulamt(?:e?s)?|Sozialamt(?:e?s)?|Bauamt(?:e?s)?|"
+    r"Ordnungsamt(?:e?s)?|Standesamt(?:e?s)?|Bürgeramt(?:e?s)?|Einwohnermeldeamt(?:e?s)?|Vermessungsamt(?:e?s)?|"
+    r"Wasserwirtschaftsamt(?:e?s)?|Straßenbauamt(?:e?s)?|Veterinäramt(?:e?s)?|Zollamt(?:e?s)?|Hauptzollamt(?:e?s)?|"
+    r"Agentur für Arbeit|Arbeitsagentur|Bundesagentur für Arbeit|Stadtverwaltung|Kreisverwaltung|"
+    r"Gemeindeverwaltung|Verwaltungsgemeinschaft|Stadtwerke|Gemeinde|Stadt|Markt(?:gemeinde)?|Landkreis(?:es)?|"
+    r"Kreis(?:es)?|Bezirksamt(?:e?s)?|Grundschule|Mittelschule|Realschule|Gymnasium|Gesamtschule|"
+    r"Förderschule|Berufsschule|Kindergarten|Kindertagesstätte|Kita|Justizvollzugsanstalt|JVA|"
+    r"Grundbuchamt(?:e?s)?|Nachlassgericht(?:e?s)?|Betreuungsgericht(?:e?s)?|Familiengericht(?:e?s)?|"
+    r"Vollstreckungsgericht(?:e?s)?|Registergericht(?:e?s)?|Insolvenzgericht(?:e?s)?"
+)
+# "Landratsamt Ebersberg", "Polizeiinspektion in Bad Tölz", "Jobcenter Landkreis Görlitz",
+# "Amtsgericht – Familiengericht – Erding", "Landratsamt des Landkreises Miesbach"
+_LINK = (
+    r"(?:\s(?:[–-]\s[A-ZÄÖÜ][\wäöüß]+\s[–-]))?"  # "– Familiengericht –"
+    r"(?:\s(?:des|der|im|für\sden|für\sdie)\s(?:Landkreises|Landkreis|Kreises|Stadt|Marktes|Gemeinde|Bezirks|Region))?"
+    r"(?:\s(?:Landkreis|Stadt|Markt|Kreis|Gemeinde))?"
+    r"(?:\s(?:in|am|an\sder|bei))?"
+)
+SEAT_BEFORE = re.compile(rf"(?<![\w-])(?:{_AUTHORITY_WORDS}){_LINK}\s$")
+# A place as the last words of an institution's or court's name (LER's INN, GRT, ORG spans):
+# what follows the authority word, one to four capitalized words (or "a.d." style particles).
+_PLACE_TAIL = r"(?P<place>[A-ZÄÖÜ][\wäöüß.\-]*(?:\s(?:(?:a\.|i\.|an|am|in|im|ob|bei|vor|der|d\.)\s?)*[A-ZÄÖÜ(][\wäöüß.\-)]*){0,3})"
+SEAT_IN_NAME = re.compile(rf"(?<![\w-])(?:{_AUTHORITY_WORDS}){_LINK}\s{_PLACE_TAIL}$")
+# roman numerals and directions name a court's part, not a place ("Landgericht München I")
+_NOT_A_PLACE = re.compile(r"^(?:[IVX]+|Nord|Süd|Ost|West|Mitte)$")
+
+
+def role_label(text: str, span: Span) -> str:
+    """The span's label with the role its context gives: LAWYER for a person after a lawyer's
+    title ("Rechtsanwalt Dr. K.", "Rechtsanwälte A., B. und C."), SEAT for a place after an
+    authority or lower court ("Landratsamt E."); otherwise the label as it is."""
+    before = text[max(0, span.start - 120) : span.start]
+    if span.label == PERSON and (LAWYER_BEFORE.search(before) or LAWYER_LIST_BEFORE.search(before)):
+        return LAWYER
+    if span.label == LOCATION and SEAT_BEFORE.search(before):
+        return SEAT
+    return span.label
+
+
+def with_roles(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` relabelled by :func:`role_label`."""
+    return [s.with_label(role_label(text, s)) for s in spans]
+
+
+def seat_in_name(text: str, name: Span) -> Span | None:
+    """The seat at the end of an authority's or lower court's name span ("Landratsamt
+    Ebersberg" → "Ebersberg"), or None when the name ends with no place."""
+    match = SEAT_IN_NAME.search(text, name.start, name.end)
+    if match is None or match.end() != name.end:
+        return None
+    place = match.group("place").rstrip(".")
+    if not place or _NOT_A_PLACE.match(place.split()[0]):  # "Landgericht I" names no place
+        return None
+    start = match.start("place")
+    return Span(start, start + len(place), SEAT)  # "München I": the seat with its number

@@ -1,0 +1,78 @@
+"""A firm's span takes in its legal form (the chain's legal_form step): the output reads
+"[ORGANIZATION]", never "[ORGANIZATION] GmbH". The firms are made up; the model's spans are
+given as the model writes them: the name without its form, as the courts' placeholders
+taught it."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid.anonymizer.chain import Chain, step
+from deid.anonymizer.operators.engine import anonymize_text
+from deid.anonymizer.pipeline import PipelineConfig
+from deid.schema import MODEL_SOURCE, ORGANIZATION, PERSON, Span
+
+
+def _spans(text: str, names: list[str], label: str = ORGANIZATION) -> list[Span]:
+    """A model span on the first occurrence of each name."""
+    return [Span(text.index(n), text.index(n) + len(n), label, 0.9, MODEL_SOURCE) for n in names]
+
+
+@pytest.mark.parametrize(
+    "text, names, expected",
+    [
+        ("Die Tessner Bau GmbH & Co. KG betreibt eine Bäckerei.", ["Tessner Bau"], ["Tessner Bau GmbH & Co. KG"]),
+        ("Prozessbevollmächtigte: Huber Rechtsanwälte PartG mbB, Passau", ["Huber"], ["Huber Rechtsanwälte PartG mbB"]),
+        ("bevollmächtigt: Rechtsanwälte Lindner & Kollegen, Landshut", ["Lindner"], ["Lindner & Kollegen"]),
+        ("Der Sportverein Oberau e. V. ist Mitglied.", ["Sportverein Oberau"], ["Sportverein Oberau e. V."]),
+        ("Die Kleeberg UG (haftungsbeschränkt) kündigte.", ["Kleeberg"], ["Kleeberg UG (haftungsbeschränkt)"]),
+        ("Die Berger-GmbH und die Wallner AG stritten.", ["Berger", "Wallner"], ["Berger-GmbH", "Wallner AG"]),
+        ("Die Gesellschaft für Kältetechnik mbH klagte.", ["Gesellschaft für Kältetechnik"], ["Gesellschaft für Kältetechnik mbH"]),
+        ("Die Sonnenhof Pflege gGmbH betreibt ein Heim.", ["Sonnenhof Pflege"], ["Sonnenhof Pflege gGmbH"]),
+        ("die Brandl KGaA, vertreten durch die Brandl Verwaltungs-GmbH", ["Brandl", "Brandl Verwaltungs"],
+         ["Brandl KGaA", "Brandl Verwaltungs-GmbH"]),
+        # nothing to take in: a word that only starts like a form, the end of the sentence
+        ("Die Wallner AGB sind unwirksam.", ["Wallner"], ["Wallner"]),
+        ("Sie arbeitete bei Wallner.", ["Wallner"], ["Wallner"]),
+    ],
+)
+def test_the_step_takes_in_the_legal_form(text: str, names: list[str], expected: list[str]) -> None:
+    spans = Chain([step("legal_form")])(text, _spans(text, names))
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.label == ORGANIZATION for s in spans)
+
+
+def test_a_person_is_not_extended_and_a_form_span_is_absorbed() -> None:
+    text = "Herr Wallner GmbH-Geschäftsführer; die Tessner GmbH"
+    form = text.rindex("GmbH")
+    spans = _spans(text, ["Wallner"], PERSON) + _spans(text, ["Tessner"]) + [Span(form, form + 4, "OTHER", 0.4, MODEL_SOURCE)]
+    out = Chain([step("legal_form")])(text, spans)
+    assert [(s.label, text[s.start : s.end]) for s in out] == [(PERSON, "Wallner"), (ORGANIZATION, "Tessner GmbH")]
+
+
+def test_the_whole_chain_reads_organization_for_every_mention() -> None:
+    """Rules-only chain with the model's spans given: the keep zones no longer take "AG" after
+    a firm for the Amtsgericht (keep_zones@3), consistency finds every mention of the name,
+    and each takes the form written after it."""
+    text = (
+        "Die Klägerin, die Mayrhofer Kältetechnik AG, verlangt von der Beklagten Zahlung. "
+        "Das AG München hat die Klage abgewiesen. Die Mayrhofer Kältetechnik AG legte Berufung ein; "
+        "die Mayrhofer Kältetechnik hatte zuvor gemahnt."
+    )
+    chain = Chain(PipelineConfig.rules_only().chain)
+    spans = chain(text, _spans(text, ["Mayrhofer Kältetechnik"]))
+    out = anonymize_text(text, spans, "label", doc_id="t").text
+    assert "Mayrhofer" not in out and "Kältetechnik" not in out
+    assert "[ORGANIZATION] AG" not in out and out.count("[ORGANIZATION]") == 3
+    assert "Das AG München hat" in out  # the court stays
+
+
+def test_version_2_keep_zones_dropped_a_firm_with_ag() -> None:
+    """Before keep_zones@3 the "AG" of "… Kältetechnik AG" was the Amtsgericht: a model span
+    over the whole firm name touched that zone and was dropped."""
+    text = "Die Klägerin, die Mayrhofer Kältetechnik AG, verlangt Zahlung."
+    chain_v2 = [s for s in PipelineConfig.rules_only().chain if s.name != "keep_zones"]
+    spans = _spans(text, ["Mayrhofer Kältetechnik AG"])
+    assert Chain([step("keep_zones", 2)])(text, spans) == []
+    assert [text[s.start : s.end] for s in Chain(chain_v2)(text, spans)] == ["Mayrhofer Kältetechnik AG"]
+    assert [text[s.start : s.end] for s in Chain([step("keep_zones", 3)])(text, spans)] == ["Mayrhofer Kältetechnik AG"]

@@ -1,0 +1,207 @@
+"""The anonymization profiles (deid.anonymizer.profiles, docs/anonymization-policy.md): one
+behaviour test per row of the policy table, on real sentences as German decisions write them,
+under ``strict`` and ``federal``, through the chain's ``policy`` step; roles from context
+(deid.words.roles); gold sets scored under a profile (deid.evaluation.profiles).
+
+The sentences are written in the form of the bundled decisions; every name in them is made up.
+The spans stand for what the model and the recognizers find (each with the label it would
+give), so each test shows what the profile makes of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+from deid.anonymizer.profiles import FEDERAL, STRICT, TABLE, ProfileError, apply_profile, policy_table
+from deid.evaluation.profiles import set_aside, under_profile
+from deid.schema import PROFILES, Document, Span
+from deid.words.gazetteer import is_big_city
+from deid.words.roles import role_label, seat_in_name
+
+
+def spans_of(text: str, *found: tuple[str, str]) -> list[Span]:
+    """Model spans on the first occurrence of each surface (score 0.99)."""
+    out = []
+    for surface, label in found:
+        start = text.index(surface)
+        out.append(Span(start, start + len(surface), label, 0.99, "model"))
+    return out
+
+
+def run(profile: str, text: str, *found: tuple[str, str]) -> list[tuple[str, str]]:
+    """What the rule chain with the policy step under ``profile`` neutralizes of the spans."""
+    pipeline = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": profile})
+    result = pipeline.analyze_many([text], [spans_of(text, *found)])[0]
+    return [(text[s.start : s.end], s.label) for s in result]
+
+
+# (row, sentence, spans found, neutralized under strict, neutralized under federal)
+ROWS = [
+    ("parties, witnesses, experts",
+     "Die Zeugin Anneliese Brunnthaler bestätigte, dass der Sachverständige Dr. Volkhart Semmelrock das Gutachten erstellt habe.",
+     [("Anneliese Brunnthaler", "PERSON"), ("Volkhart Semmelrock", "PERSON")],
+     [("Anneliese Brunnthaler", "PERSON"), ("Volkhart Semmelrock", "PERSON")],
+     [("Anneliese Brunnthaler", "PERSON"), ("Volkhart Semmelrock", "PERSON")]),
+    ("lawyers (by the model's role)",
+     "Die Klägerin wird vertreten durch Rechtsanwältin Dr. Gundula Wetterauer.",
+     [("Gundula Wetterauer", "LAWYER")],
+     [("Gundula Wetterauer", "PERSON")],
+     []),
+    ("lawyers (a person after a lawyer's title: the role from the context)",
+     "Prozessbevollmächtigter: Rechtsanwalt Bertold Kimmerle",
+     [("Bertold Kimmerle", "PERSON")],
+     [("Bertold Kimmerle", "PERSON")],
+     []),
+    ("private companies",
+     "Die Beklagte, die Semmelrock Kältetechnik GmbH, lieferte die Anlage.",
+     [("Semmelrock Kältetechnik GmbH", "ORGANIZATION")],
+     [("Semmelrock Kältetechnik GmbH", "ORGANIZATION")],
+     [("Semmelrock Kältetechnik GmbH", "ORGANIZATION")]),
+    ("addresses of private persons",
+     "Der Kläger wohnt in der Lindenallee 17 in Oberhaching.",
+     [("Lindenallee 17", "STREET"), ("Oberhaching", "LOCATION")],
+     [("Lindenallee 17", "STREET_ADDRESS"), ("Oberhaching", "LOCATION")],  # the recognizer's fine label
+     [("Lindenallee 17", "STREET_ADDRESS"), ("Oberhaching", "LOCATION")]),
+    ("places of residence unless a big city",
+     "Der Kläger zog 2019 von Kleinhausen nach Nürnberg.",
+     [("Kleinhausen", "LOCATION"), ("Nürnberg", "LOCATION")],
+     [("Kleinhausen", "LOCATION")],
+     [("Kleinhausen", "LOCATION")]),
+    ("a local authority's seat (by the model's role)",
+     "Mit Bescheid vom 3. Mai 2021 entzog das Landratsamt Ebersberg dem Kläger die Fahrerlaubnis.",
+     [("Ebersberg", "SEAT")],
+     [("Ebersberg", "LOCATION")],
+     []),
+    ("a police station's seat (a place after the authority: the role from the context)",
+     "Die Polizeiinspektion Bad Tölz nahm den Unfall auf.",
+     [("Bad Tölz", "LOCATION")],
+     [("Bad Tölz", "LOCATION")],
+     []),
+    ("an authority's seat in a big city",
+     "Die Staatsanwaltschaft München I stellte das Verfahren ein.",
+     [("München I", "SEAT")],
+     [],
+     []),
+    ("dates of birth",
+     "Der am 14.02.1979 geborene Kläger ist ledig.",
+     [("14.02.1979", "DATE_OF_BIRTH")],
+     [("14.02.1979", "DATE_OF_BIRTH")],
+     [("14.02.1979", "DATE_OF_BIRTH")]),
+    ("amounts",
+     "Der Streitwert wird auf 5.000,00 EUR festgesetzt.",
+     [("5.000,00 EUR", "MONEY")],
+     [],
+     []),
+    ("identifiers",
+     "Die Zahlung erfolgte auf das Konto IBAN DE89 3704 0044 0532 0130 00 (Kundennummer 4711-0815).",
+     [("DE89 3704 0044 0532 0130 00", "IBAN"), ("4711-0815", "CONTRACT_NUMBER")],
+     [("DE89 3704 0044 0532 0130 00", "IBAN"), ("4711-0815", "CONTRACT_NUMBER")],
+     [("DE89 3704 0044 0532 0130 00", "IBAN"), ("4711-0815", "CONTRACT_NUMBER")]),
+    ("a party's own patent",
+     "Die Klägerin ist eingetragene Inhaberin des Streitpatents DE 10 2015 123 456 B4.",
+     [("DE 10 2015 123 456 B4", "PATENT")],
+     [("DE 10 2015 123 456 B4", "PATENT")],
+     []),
+    ("a party's own mark",
+     "Die angegriffene Marke „Wolkenhammer“ ist für Waren der Klasse 25 eingetragen.",
+     [("Wolkenhammer", "BRAND")],
+     [("Wolkenhammer", "OTHER")],
+     []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("row", "text", "found", "strict", "federal"), ROWS, ids=[r[0] for r in ROWS])
+def test_each_row_of_the_policy_under_both_profiles(row, text, found, strict, federal) -> None:
+    assert run(STRICT, text, *found) == strict
+    assert run(FEDERAL, text, *found) == federal
+
+
+def test_judges_courts_and_laws_stay_under_both_profiles() -> None:
+    """Keep rows no model span reaches: the keep zones drop what touches them, whichever
+    profile, and a keep type that reaches the policy step is dropped there."""
+    text = ("Das Amtsgericht München hat durch die Richterin am Amtsgericht Dr. Hollerbach entschieden; "
+            "§ 3 Abs. 1 StVG ist anzuwenden.")  # fmt: skip
+    found = [("Amtsgericht München", "ORGANIZATION"), ("Hollerbach", "PERSON"), ("StVG", "ORGANIZATION")]
+    for profile in PROFILES:
+        assert run(profile, text, *found) == []
+    assert apply_profile(STRICT, text, spans_of(text, ("Hollerbach", "JUDGE"))) == []
+
+
+def test_a_name_the_profile_neutralizes_is_neutralized_in_every_mention_and_a_kept_one_in_none() -> None:
+    """Consistency runs after the policy step: under strict the lawyer's later mentions are
+    neutralized too; under federal none is."""
+    text = ("Für den Kläger erschien Rechtsanwalt Ortwin Kleebauer. Herr Kleebauer beantragte, "
+            "den Bescheid aufzuheben. Kleebauer legte die Vollmacht vor.")  # fmt: skip
+    strict = run(STRICT, text, ("Ortwin Kleebauer", "LAWYER"))
+    assert [s for s, _ in strict] == ["Ortwin Kleebauer", "Kleebauer", "Kleebauer"]
+    assert run(FEDERAL, text, ("Ortwin Kleebauer", "LAWYER")) == []
+
+
+def test_an_unknown_profile_is_a_clear_error_and_so_is_a_pipeline_without_one() -> None:
+    with pytest.raises(ProfileError, match="unknown anonymization profile 'lax': use strict or federal"):
+        build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": "lax"})
+    old = PipelineConfig.rules_only().without("policy")
+    with pytest.raises(ProfileError, match="evaluated without an anonymization profile"):
+        old.override(profile=FEDERAL)
+    assert old.profile is None and PipelineConfig().profile == STRICT
+
+
+def test_the_table_covers_every_span_label_and_its_rows_are_the_policy_page() -> None:
+    from deid.schema import FINE_TO_COARSE, SPAN_LABELS
+
+    assert set(SPAN_LABELS) <= set(TABLE)
+    assert all(TABLE.get(label) or TABLE.get(coarse) for label, coarse in FINE_TO_COARSE.items())
+    rows = {r["label"]: r for r in policy_table()}
+    assert rows["LAWYER"][STRICT] == "neutralize" and rows["LAWYER"][FEDERAL] == "keep"
+    assert rows["SEAT"][FEDERAL] == "keep" and rows["MONEY"][STRICT] == "keep"
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "label", "role"),
+    [
+        ("vertreten durch Rechtsanwalt Dr. Anton Wirsching", "Anton Wirsching", "PERSON", "LAWYER"),
+        ("Prozessbevollmächtigte: Rechtsanwälte Wirsching, Anna Kleebauer", "Anna Kleebauer", "PERSON", "LAWYER"),
+        ("die Zeugin Anna Kleebauer", "Anna Kleebauer", "PERSON", "PERSON"),
+        ("beim Landratsamt Rottal-Inn", "Rottal-Inn", "LOCATION", "SEAT"),
+        ("das Amtsgericht – Familiengericht – Erding", "Erding", "LOCATION", "SEAT"),
+        ("das Landratsamt des Landkreises Miesbach", "Miesbach", "LOCATION", "SEAT"),
+        ("wohnhaft in Miesbach", "Miesbach", "LOCATION", "LOCATION"),
+    ],
+)
+def test_roles_from_context(text: str, surface: str, label: str, role: str) -> None:
+    start = text.index(surface)
+    assert role_label(text, Span(start, start + len(surface), label)) == role
+
+
+def test_a_seat_at_the_end_of_an_authoritys_name() -> None:
+    text = "Bescheid des Landratsamts Neumarkt i.d.OPf. und das Amtsgericht München I sowie das Bundesverwaltungsgericht"
+    found = [seat_in_name(text, Span(text.index(n), text.index(n) + len(n), "INN"))
+             for n in ("Landratsamts Neumarkt i.d.OPf", "Amtsgericht München I", "Bundesverwaltungsgericht")]  # fmt: skip
+    assert [text[s.start : s.end] if s else None for s in found] == ["Neumarkt i.d.OPf", "München I", None]
+
+
+def test_big_cities_are_the_shipped_lists() -> None:
+    assert all(is_big_city(c) for c in ("München", "Frankfurt am Main", "Frankfurt", "Landau", "Traunstein", "Münchens"))
+    assert not any(is_big_city(c) for c in ("Ebersberg", "Kleinhausen", "Erding", "Bad Tölz"))
+
+
+def test_a_gold_set_under_each_profile_and_what_its_court_did_otherwise() -> None:
+    """A Bavarian-style document (strict): the lawyer and the seat are sensitive under strict
+    and keep spans under federal; a big city the court blanked is set aside under strict
+    (neither for nor against). An LER-style document (federal): a lawyer the court printed is
+    a keep span under federal and sensitive under strict."""
+    text = "Rechtsanwalt Anton Wirsching vertrat die Klägerin vor dem Landratsamt Erding und in München."
+    bavarian = Document("b", text, spans=spans_of(text, ("Anton Wirsching", "PERSON"), ("Erding", "LOCATION"),
+                                                  ("München", "LOCATION")))  # fmt: skip
+    strict = under_profile([bavarian], STRICT, STRICT)
+    assert [(text[s.start : s.end], s.label) for s in strict.docs[0].spans] == [
+        ("Anton Wirsching", "PERSON"), ("Erding", "LOCATION")]  # fmt: skip
+    assert [text[s.start : s.end] for s in strict.disagreements["b"]] == ["München"]
+    federal = under_profile([bavarian], FEDERAL, STRICT)
+    assert federal.docs[0].spans == [] or [text[s.start : s.end] for s in federal.docs[0].spans] == []
+    assert {s.label for s in federal.docs[0].keep} == {"LAWYER", "SEAT", "LOCATION"}
+    predicted = {"b": spans_of(text, ("München", "LOCATION"), ("Erding", "LOCATION"))}
+    assert [text[s.start : s.end] for s in set_aside(predicted, strict)["b"]] == ["Erding"]
+    ler = Document("l", text, keep=[Span(text.index("Anton"), text.index(" vertrat"), "LAWYER")])
+    assert under_profile([ler], FEDERAL, FEDERAL).docs[0].spans == []
+    assert [s.label for s in under_profile([ler], STRICT, FEDERAL).docs[0].spans] == ["PERSON"]
