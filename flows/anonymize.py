@@ -74,7 +74,9 @@ def resolve_model(model_uri: str, tracking_uri: str) -> dict[str, Any]:
     and that version downloaded) and the run's lineage (``deid.ops.lineage``), which every
     output record carries. A model whose chain this worker's code cannot run (a component
     or version it does not have: evaluated on other rule code) fails the flow here, before
-    any document, with the commit it was registered from (no retry: a user error)."""
+    any document, with the commit it was registered from (no retry: a user error); so does
+    a champion whose vetting does not verify (deid.ops.vetting.NotVetted: neither the gate
+    nor a recorded override signed it, or its files changed since)."""
     from deid.anonymizer.chain import ChainMismatch
     from deid.anonymizer.pipeline import saved_config
     from deid.ops import mlflow_registry as registry
@@ -178,6 +180,15 @@ def track_output(
     return result.to_dict()
 
 
+def vetting_line(vetting: dict[str, Any] | None) -> str:
+    """Who vouched for the model (deid.ops.vetting): the gate, or a reviewer's override."""
+    if not vetting:
+        return "— (not the champion: run as asked)"
+    if vetting["kind"] == "override":
+        return f"**override** by {vetting.get('by')} at {vetting.get('at')} (the gate did not pass it)"
+    return f"the gate, at {vetting.get('at')}"
+
+
 def summary_markdown(
     input: str, output: str, model: dict[str, Any], plan: dict[str, Any], chunks: list[dict[str, Any]],
     outputs: dict[str, Any], tracked: dict[str, Any] | None, durations: Durations,
@@ -188,6 +199,7 @@ def summary_markdown(
     counts = [
         ["input", f"`{input}`"], ["output", f"`{output}`"],
         ["model", f"`{model['uri']}` (version {model['version'] or 'n/a'})"],
+        ["vetted by", vetting_line(model["lineage"]["model"].get("vetting"))],
         ["documents seen", plan["documents"] + len(plan["rejected"])],
         ["processed now / already done", f"{processed} / {plan['already_done']}"],
         ["in the output", outputs["documents"]],

@@ -150,6 +150,17 @@ def write_word_list(path: Path, words: Iterable[str]) -> None:
         fh.write("\n".join(words) + "\n")
 
 
+def documents_sha256(docs: Iterable[Document]) -> str:
+    """sha256 of documents as the data contract writes them (one canonical JSON line each,
+    in order): which gold documents an evaluation scored, comparable with the committed
+    gold set (deid.ops.gate)."""
+    digest = hashlib.sha256()
+    for doc in docs:
+        line = json.dumps(doc.to_dict(), sort_keys=True, ensure_ascii=False) + "\n"
+        digest.update(line.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
 def read_documents(path: str | Path) -> list[Document]:
     """Read a JSONL file of documents (the data contract), ``.jsonl`` or ``.jsonl.xz``."""
     return [Document.from_dict(rec) for rec in read_jsonl(path)]
