@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import io
 import json
 import lzma
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Iterator
 
 from deid.schema import Document, spans_from_dicts
-from deid.sources.formats import read_path, strip_suffix
+from deid.sources.formats import read, read_path, strip_suffix
 from deid.sources.io import (
     DEFAULT_MAX_BYTES,
     JSONL_SUFFIXES,
@@ -33,12 +35,16 @@ def doc_id_for(path: Path, root: Path | None = None) -> str:
 
 
 
+ReadBytes = Callable[[Path], bytes]
+
+
 def iter_input(
-    source: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, read_bytes: ReadBytes | None = None
 ) -> Iterator[Document | Rejected]:
     """Yield documents from a JSONL file, a single-document file of any format the
     registry reads (``deid.sources.formats``: text, DOCX, PDF, HTML, court XML) or a directory of
-    them.
+    them. ``read_bytes``: how a file's bytes are read (default: from disk, ``.xz`` unpacked;
+    a staged input opens its sealed copies, ``deid.ops.chunks``).
 
     Unreadable inputs, and every bad record of a JSONL file, are yielded as
     :class:`Rejected` so the caller can quarantine them and go on. In a directory, a symbolic
@@ -52,9 +58,9 @@ def iter_input(
             if problem:
                 yield Rejected(_printable(str(path)), problem, 0, "")
             elif path.is_file():
-                yield from _iter_file(path, root=source, max_bytes=max_bytes)
+                yield from _iter_file(path, root=source, max_bytes=max_bytes, read_bytes=read_bytes)
     elif source.is_file():
-        yield from _iter_file(source, root=None, max_bytes=max_bytes)
+        yield from _iter_file(source, root=None, max_bytes=max_bytes, read_bytes=read_bytes)
     else:
         raise InputError(f"{source}: no such file or directory")
 
@@ -84,7 +90,15 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _reject(path: Path, reason: str) -> Rejected:
+def _reject(path: Path, reason: str, read_bytes: ReadBytes | None = None) -> Rejected:
+    """A rejected file by its size and sha256 (of the bytes it holds: a staged copy's as
+    opened, not as sealed)."""
+    if read_bytes is not None:
+        try:
+            data = read_bytes(path)
+        except (OSError, InputError, EOFError, lzma.LZMAError):
+            data = b""
+        return Rejected(str(path), reason, len(data), sha256_bytes(data))
     digest, size = hashlib.sha256(), 0
     try:
         with open(path, "rb") as fh:
@@ -96,31 +110,41 @@ def _reject(path: Path, reason: str) -> Rejected:
     return Rejected(str(path), reason, size, digest.hexdigest())
 
 
-def _iter_file(path: Path, *, root: Path | None, max_bytes: int) -> Iterator[Document | Rejected]:
+def _iter_file(
+    path: Path, *, root: Path | None, max_bytes: int, read_bytes: ReadBytes | None
+) -> Iterator[Document | Rejected]:
     if path.name.endswith(JSONL_SUFFIXES):
-        yield from _iter_jsonl(path, max_bytes=max_bytes)
+        yield from _iter_jsonl(path, max_bytes=max_bytes, read_bytes=read_bytes)
         return
 
     try:
-        yield read_path(path, doc_id_for(path, root), max_bytes=max_bytes)
+        if read_bytes is None:
+            yield read_path(path, doc_id_for(path, root), max_bytes=max_bytes)
+        else:
+            yield read(read_bytes(path), name=str(path), doc_id=doc_id_for(path, root), max_bytes=max_bytes,
+                       source=str(path))  # fmt: skip
     except InputError as exc:
-        yield _reject(path, str(exc).removeprefix(f"{path}: "))
+        yield _reject(path, str(exc).removeprefix(f"{path}: "), read_bytes)
     except (OSError, EOFError, lzma.LZMAError) as exc:
-        yield _reject(path, f"unreadable file: {type(exc).__name__}")
+        yield _reject(path, f"unreadable file: {type(exc).__name__}", read_bytes)
 
 
-def _iter_jsonl(path: Path, *, max_bytes: int) -> Iterator[Document | Rejected]:
+def _iter_jsonl(path: Path, *, max_bytes: int, read_bytes: ReadBytes | None = None) -> Iterator[Document | Rejected]:
     """Every record on its own: a bad one is rejected with its line number (and id when it
     has a readable one) and the lines after it are still read."""
     lineno, name = 0, str(path)
     try:
-        with lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb") as fh:
+        if read_bytes is not None:
+            opened: Any = io.BytesIO(read_bytes(path))
+        else:
+            opened = lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb")
+        with opened as fh:
             for lineno, line in enumerate(_lines(fh, max_bytes), 1):
                 if isinstance(line, int):
                     reason = f"line of {line} bytes exceeds the limit of {max_bytes} bytes"
                     yield Rejected(name, reason, line, "", lineno)
                 elif lineno == 1 and line.startswith(UTF16_BOMS):
-                    yield _reject(path, "JSONL must be UTF-8 (it starts with a UTF-16 BOM)")
+                    yield _reject(path, "JSONL must be UTF-8 (it starts with a UTF-16 BOM)", read_bytes)
                     return
                 elif line.strip():
                     yield _record(path, lineno, line.removeprefix(codecs.BOM_UTF8))

@@ -25,6 +25,9 @@ from deid.schema import Span
 from deid.sources.inputs import iter_input
 from deid.sources.io import InputError, Rejected, decode_text, read_jsonl
 from tests.conftest import read_source
+from deid.ops.sealed import Seal
+
+SEAL = Seal()  # the run's key of the chunk files (deid.ops.sealed)
 
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"
 OTHER = "decisions/bag/1-azr-62-23.txt.xz"
@@ -237,10 +240,10 @@ def flow_run(source: Path, work: Path, out: Path, process, settings=None) -> chu
     run each chunk, merge."""
     if settings is not None:
         chunks.forget_other_results(work, settings)
-    plan = chunks.plan_chunks(source, work, 2, location="s3://in/box.jsonl")
+    plan = chunks.plan_chunks(source, work, 2, location="s3://in/box.jsonl", seal=SEAL)
     for chunk in plan.chunks:
         results, quarantine = chunks.chunk_paths(chunk, work)
-        run_batch(chunk, results, process, quarantine=quarantine, show_progress=False)
+        run_batch(chunks.read_chunk(chunk, SEAL)[0], results, process, quarantine=quarantine, show_progress=False)
     chunks.write_outputs(work, out, plan.rejected)
     return plan
 
@@ -250,7 +253,7 @@ def test_flow_quarantine_rows_of_bad_records_carry_line_and_id(tmp_path: Path) -
     records = [{"id": "a", "text": read_source(DECISION)}, {"id": "b", "text": ["x"]}]
     lines = [json.dumps(r) for r in records] + ["{broken", json.dumps({"id": "c", "text": "M."})]
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    plan = chunks.plan_chunks(source, tmp_path / "work", 2, location="s3://in/box.jsonl")
+    plan = chunks.plan_chunks(source, tmp_path / "work", 2, location="s3://in/box.jsonl", seal=SEAL)
     assert plan.documents == 2  # a and c: the lines after the broken one are still read
     assert [(r["input"], r["line"], r.get("id"), r["reason"]) for r in plan.rejected] == [
         ("s3://in/box.jsonl", 2, "b", "'text' must be a string"),

@@ -219,10 +219,12 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     ]  # fmt: skip
     # the model's settings of then, on the model step
     assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
-    # the rest is params.yaml's chain but for keep_zones, at version 2 since (signature lines)
+    # the rest is params.yaml's chain but for keep_zones, at version 2 since (signature lines),
+    # and consistency, at version 2 since issue 27 (every mention of a name)
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
     assert [(s.name, s.config) for s in cfg.chain[1:]] == [(s.name, s.config) for s in shipped[1:]]
-    assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == ["keep_zones"]
+    changed = [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version]
+    assert changed == ["keep_zones", "consistency"]
     assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}
     saved = cfg.to_dict()  # saved again: the chain, and where it came from
     assert "policy" not in saved and saved["migrated_from"] == "flags"
@@ -256,7 +258,7 @@ def test_unknown_switches_still_raise():
         PipelineConfig.from_dict({"chain": [], "consistency": False})
     cfg = with_money().without("keep_zones").configured("consistency", min_share=0.5)
     assert PipelineConfig.from_dict(cfg.to_dict()) == cfg
-    assert cfg.to_dict()["chain"][-1] == {"name": "consistency", "version": 1, "config": {"min_share": 0.5}}
+    assert cfg.to_dict()["chain"][-1] == {"name": "consistency", "version": 2, "config": {"min_share": 0.5}}
 
 
 def test_an_unknown_component_or_key_names_the_closest_valid_one():
@@ -303,9 +305,9 @@ def test_the_anonymize_flow_checks_the_chain_before_reading_input(tmp_path, monk
 
     Pipeline(None, PipelineConfig().without("model")).save(tmp_path / "model")
     versions = chain_module.registry()["consistency"]
-    monkeypatch.setitem(chain_module._REGISTRY, "consistency", {2: replace(versions[1], version=2)})
+    monkeypatch.setitem(chain_module._REGISTRY, "consistency", {3: replace(versions[2], version=3)})
     with pytest.raises(ChainMismatch, match=r"registered from commit unknown\) cannot run on this worker: .*"
-                       r"'consistency' version 1, but this code has version 2"):  # fmt: skip
+                       r"'consistency' version 2, but this code has version 3"):  # fmt: skip
         resolve_model.fn(str(tmp_path / "model"), f"sqlite:///{tmp_path / 'mlflow.db'}")
 
 
