@@ -14,8 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Iterator
 
-from deid.schema import Document, spans_from_dicts
+from deid.schema import Document
 from deid.sources.formats import read, read_path, strip_suffix
+from deid.sources.records import parse_record, record_id
 from deid.sources.io import (
     DEFAULT_MAX_BYTES,
     JSONL_SUFFIXES,
@@ -167,48 +168,30 @@ def _lines(fh: Any, max_bytes: int) -> Iterator[bytes | int]:
 
 
 def _record(path: Path, lineno: int, line: bytes) -> Document | Rejected:
-    """One JSONL line as a document, or rejected with the reason."""
-    rec: Any = None
+    """One JSONL line as a document, or rejected with the reason: the schema of
+    :mod:`deid.sources.records` (pydantic: bounded nesting, numbers and sizes; integer
+    offsets inside the text), then what a document id may be (never quoting content)."""
+    rec: dict[str, Any] | None = None
     try:
-        rec = json.loads(line.decode("utf-8"))
-        reason = _record_problem(rec)
+        line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        reason = f"not valid UTF-8 (byte {exc.start} of the line)"
-    except json.JSONDecodeError as exc:
-        reason = f"not valid JSON ({exc.msg})"
-    if reason is None:
+        reason: str | None = f"not valid UTF-8 (byte {exc.start} of the line)"
+    else:
+        rec, reason = parse_record(line)
+    if rec is not None:
+        reason = _unencodable(rec) or unsafe_id(rec["id"])
+    if reason is None and rec is not None:
         return Document.from_dict(rec)
-    doc_id = _reportable_id(rec.get("id") if isinstance(rec, dict) else None)
-    return Rejected(str(path), reason, len(line), sha256_bytes(line), lineno, doc_id)
+    doc_id = _reportable_id(rec["id"] if rec is not None else record_id(line))
+    return Rejected(str(path), reason or "", len(line), sha256_bytes(line), lineno, doc_id)
 
 
-def _record_problem(rec: Any) -> str | None:
-    """Why a parsed JSONL record is not a usable document (never quoting its content)."""
-    if not isinstance(rec, dict):
-        return "not a JSON object"
-    if "id" not in rec or "text" not in rec:
-        return "a document needs 'id' and 'text'"
-    if isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int)):
-        return "'id' must be a string"
-    if not isinstance(rec["text"], str):
-        return "'text' must be a string"
-    if not isinstance(rec.get("meta") or {}, dict):
-        return "'meta' must be an object"
+def _unencodable(rec: dict[str, Any]) -> str | None:
+    """A string that is not Unicode (a lone surrogate): it could never be written out."""
     try:
         json.dumps(rec, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         return "a lone surrogate such as \\ud800 (not valid Unicode)"
-    return _spans_problem(rec) or unsafe_id(str(rec["id"]))
-
-
-def _spans_problem(rec: dict[str, Any]) -> str | None:
-    for name in ("entities", "spans", "keep"):
-        try:
-            spans = spans_from_dicts(rec.get(name))
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            return f"bad '{name}' ({type(exc).__name__})"
-        if spans and spans[-1].end > len(rec["text"]):
-            return f"bad '{name}' (beyond the end of the text)"
     return None
 
 
