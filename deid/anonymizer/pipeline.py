@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from deid.anonymizer.budget import Deadline, DocumentBudget
+from deid.anonymizer.budget import Deadline, DocumentBudget, count_tokens
 from deid.anonymizer.chain import Chain, ChainMismatch, StepConfig, chain_to_list, parse_chain, step
 from deid.anonymizer.components import (
     MODEL,
@@ -51,10 +51,11 @@ class PipelineConfig:
     # rules-only pipeline has no model entry
     chain: tuple[StepConfig, ...] = field(default_factory=default_chain)
     operator: str = "label"
-    # per document (deid.anonymizer.budget; 0: no limit); a document over it is quarantined with the reason
+    # per document, counted before any work (deid.anonymizer.budget; 0: no limit); a document
+    # over it is quarantined with the reason
     max_characters: int = 5_000_000  # the largest bundled decision has 165,181
-    max_tokens: int = 1_000_000  # words and punctuation marks; decisions have ~5.8 characters per one
-    max_seconds: float = 900.0  # last resort, checked between components: a busy machine may hit it
+    max_tokens: int = 1_000_000  # the model's tokens (without a model: words and punctuation marks)
+    max_word_characters: int = 1_000  # the longest word of the bundled corpora has 78
     # "flags" when read from a pipeline.json saved before the chain (legacy_chain mapped its
     # flags to version 1 of each component); recorded when saved again
     migrated_from: str | None = None
@@ -85,7 +86,7 @@ class PipelineConfig:
         return config.configured(MODEL, **on_model) if on_model else config
 
     def budget(self) -> DocumentBudget:
-        return DocumentBudget(self.max_characters, self.max_tokens, self.max_seconds)
+        return DocumentBudget(self.max_characters, self.max_tokens, self.max_word_characters)
 
     # --- the chain -------------------------------------------------------------------------
 
@@ -119,6 +120,7 @@ class PipelineConfig:
         a chain entry at a version this code does not have raises
         :class:`deid.anonymizer.chain.ChainMismatch`."""
         data = dict(data)
+        data.pop("max_seconds", None)  # a time budget of before: a document's budget is counted, not timed
         legacy = {k: data.pop(k) for k in sorted(LEGACY_CHAIN_KEYS | RETIRED_SWITCHES) if k in data}
         model = {k: data.pop(k) for k in sorted(MODEL_KEYS_BEFORE_CHAIN) if k in data}
         # saved before the model was a step: the model ran unless use_model was off (a chain
@@ -214,28 +216,36 @@ class Pipeline:
             return self.classifier.predict(list(texts), deadline=deadline)
         return [[] for _ in texts]
 
+    def count_tokens(self, text: str) -> int:
+        """The tokens a document's budget counts: the model tokenizer's (the windows the model
+        will run are that many), else words and punctuation marks."""
+        if self.config.use_model and self.classifier is not None:
+            return len(self.classifier.tokenizer.backend_tokenizer.encode(text, add_special_tokens=False).ids)
+        return count_tokens(text)
+
     def analyze_many(
-        self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None
-    ) -> list[list[Span]]:
+        self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None, *,
+        deadline: Deadline | None = None,
+    ) -> list[list[Span]]:  # fmt: skip
         """Spans per text; ``model_spans`` (from :meth:`model_spans`) skips the model run, so
         rule settings can be compared on one prediction (bench/ablation.py). A text over the
-        size budget raises :class:`deid.anonymizer.budget.OverBudget` before any work; the call has the
-        time budget of its texts together."""
+        budget (characters, longest word, tokens) raises
+        :class:`deid.anonymizer.budget.OverBudget` before any work. ``deadline``: a service
+        request's time limit (a batch has none)."""
         budget = self.config.budget()
         for text in texts:
-            budget.check_size(text)
-        deadline = budget.deadline(documents=len(texts))
+            budget.check_size(text, self.count_tokens)
         if model_spans is None:
             model_spans = self.model_spans(texts, deadline)
         elif len(model_spans) != len(texts):
             raise ValueError(f"{len(model_spans)} model predictions for {len(texts)} texts")
         return [self.finish(text, spans, deadline) for text, spans in zip(texts, model_spans)]
 
-    def analyze(self, text: str) -> list[Span]:
+    def analyze(self, text: str, *, deadline: Deadline | None = None) -> list[Span]:
         """Spans of ``text``, found on its ``"\\n"`` line-end view (what rules and model were
         validated on: a CRLF file gets the spans of its LF twin) and mapped back to ``text``."""
         view = LfView.of(text)
-        return view.to_original(self.analyze_many([view.text])[0])
+        return view.to_original(self.analyze_many([view.text], deadline=deadline)[0])
 
     def finish(self, text: str, model_spans: list[Span], deadline: Deadline | None = None) -> list[Span]:
         """The chain's components on the model's spans of ``text``, in order (``deadline``:

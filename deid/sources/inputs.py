@@ -49,15 +49,23 @@ def iter_input(
 
     Unreadable inputs, and every bad record of a JSONL file, are yielded as
     :class:`Rejected` so the caller can quarantine them and go on. In a directory, a symbolic
-    link to anything outside it is refused, never read.
+    link to anything outside it is refused, never read, and so is a hidden file or folder
+    (its name starts with "."; a folder once, not what it holds): an editor's lock file, a
+    copy a program left, a version-control folder, none of them a decision to publish.
     """
     source = Path(source)
     if source.is_dir():
         root = source.resolve()
-        for path in sorted(p for p in source.rglob("*") if not p.name.startswith(".")):
-            problem = _link_problem(path, root) or _name_problem(path)
+        hidden: list[Path] = []
+        for path in sorted(source.rglob("*")):
+            if any(path.is_relative_to(folder) for folder in hidden):
+                continue  # inside a hidden folder: quarantined as the folder
+            problem = _link_problem(path, root) or _name_problem(path) or _hidden_problem(path)
+            if path.name.startswith(".") and path.is_dir() and not path.is_symlink():
+                hidden.append(path)
             if problem:
-                yield Rejected(_printable(str(path)), problem, 0, "")
+                yield _reject(path, problem) if path.is_file() and not path.is_symlink() else Rejected(
+                    _printable(str(path)), problem, 0, "")  # fmt: skip
             elif path.is_file():
                 yield from _iter_file(path, root=source, max_bytes=max_bytes, read_bytes=read_bytes)
     elif source.is_file():
@@ -75,6 +83,14 @@ def _link_problem(path: Path, root: Path) -> str | None:
     except (OSError, RuntimeError):
         return "broken symbolic link"
     return None if target.is_relative_to(root) else "symbolic link to outside the input folder"
+
+
+def _hidden_problem(path: Path) -> str | None:
+    """A hidden file or folder (its name starts with ".") is not read: quarantined."""
+    if not path.name.startswith("."):
+        return None
+    kind = "folder" if path.is_dir() else "file"
+    return f"hidden {kind} (its name starts with '.'): not read"
 
 
 def _name_problem(path: Path) -> str | None:

@@ -363,3 +363,31 @@ def test_hostile_numbers_nesting_and_offsets_are_quarantined_and_the_batch_goes_
     assert plan.documents == 2 and [r["reason"] for r in plan.rejected] == [r["reason"] for r in rows]
     assert all(r["input"] == "s3://in/box.jsonl" and r["line"] for r in plan.rejected)
     assert read_source(DECISION)[:60] not in (tmp_path / "cli.quarantine.jsonl").read_text(encoding="utf-8")
+
+
+def test_hidden_files_and_folders_are_quarantined_with_a_reason(tmp_path: Path) -> None:
+    """Issue 27, item 6: a hidden file (an editor's lock file holding a real decision, a
+    copy in a hidden folder) was skipped without a word. Now each hidden file, and each
+    hidden folder once, is quarantined with the reason, never read; the decisions are done;
+    the command line and the flow alike."""
+    inbox = tmp_path / "in"
+    (inbox / "sub").mkdir(parents=True)
+    (inbox / ".git").mkdir()
+    (inbox / "urteil.txt").write_text(read_source(DECISION), encoding="utf-8")
+    (inbox / ".~lock.urteil.txt#").write_text(read_source(DECISION), encoding="utf-8")
+    (inbox / "sub" / ".kopie.txt").write_text(read_source(OTHER), encoding="utf-8")
+    (inbox / "sub" / "zwei.txt").write_text(read_source(OTHER), encoding="utf-8")
+    (inbox / ".git" / "entwurf.txt").write_text(read_source(OTHER), encoding="utf-8")
+    code, _, _ = anonymize("--input", str(inbox), "--output", str(tmp_path / "out.jsonl"))
+    assert code == 0
+    assert sorted(r["id"] for r in read_jsonl(tmp_path / "out.jsonl")) == ["sub/zwei", "urteil"]
+    rows = {Path(r["path"]).relative_to(inbox).as_posix(): r for r in read_jsonl(tmp_path / "out.quarantine.jsonl")}
+    assert {p: r["reason"] for p, r in rows.items()} == {
+        ".git": "hidden folder (its name starts with '.'): not read",
+        ".~lock.urteil.txt#": "hidden file (its name starts with '.'): not read",
+        "sub/.kopie.txt": "hidden file (its name starts with '.'): not read",
+    }
+    assert rows["sub/.kopie.txt"]["size"] == len(read_source(OTHER).encode()) and rows["sub/.kopie.txt"]["sha256"]
+    plan = chunks.plan_chunks(inbox, tmp_path / "work", 2, location="s3://in/box", seal=SEAL)
+    assert plan.documents == 2 and sorted(r["input"] for r in plan.rejected) == [
+        "s3://in/box/.git", "s3://in/box/.~lock.urteil.txt#", "s3://in/box/sub/.kopie.txt"]

@@ -3,8 +3,9 @@
 One pipeline is loaded at start (``deid.anonymizer.pipeline.build_pipeline``; the same construction
 path as ``deid anonymize``) and analyses run one at a time: the CPU is shared anyway, and no
 layer of the pipeline has to be safe for concurrent use. Requests wait for the lock within
-their time limit; the pipeline's own per-document budget (``max_seconds``, set to the
-request timeout) ends an analysis whose request gave up.
+their time limit; an analysis gets the request's time limit as its deadline
+(``deid.anonymizer.budget.Deadline``, checked between the pipeline's layers), so one whose
+request gave up ends by itself.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import threading
 from typing import Any
 
+from deid.anonymizer.budget import Deadline
 from deid.anonymizer.pipeline import Pipeline
 from deid.ops.lineage import Lineage, for_input, run_lineage
 from deid.ops.model_store import ModelSource
@@ -26,23 +28,18 @@ class ServedModel:
     """A loaded pipeline with its lineage, analysing one text at a time."""
 
     def __init__(
-        self, pipeline: Pipeline, source: ModelSource | None, overrides: dict[str, Any] | None = None
-    ) -> None:
+        self, pipeline: Pipeline, source: ModelSource | None, overrides: dict[str, Any] | None = None, *,
+        timeout: float = 0.0,
+    ) -> None:  # fmt: skip
         self.pipeline = pipeline
         self.source = source
         self.lineage: Lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
+        self.timeout = timeout  # seconds an analysis may take (0: no limit)
         self._lock = threading.Lock()
-
-    @staticmethod
-    def budget_overrides(pipeline_config: Any, timeout: float) -> dict[str, float]:
-        """Settings for ``build_pipeline``: an analysis stops by itself once its request's
-        time is up (checked between the pipeline's layers)."""
-        limit = pipeline_config.max_seconds
-        return {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
 
     def analyze(self, text: str) -> list[Span]:
         with self._lock:
-            return self.pipeline.analyze(text)
+            return self.pipeline.analyze(text, deadline=Deadline(self.timeout))
 
     @property
     def rules_only(self) -> bool:
@@ -70,7 +67,3 @@ class ServedModel:
                  "gate": v.tags.get("gate.decision")} for v in versions]  # fmt: skip
         return {"name": MODEL_NAME, "versions": rows, "aliases": aliases}
 
-
-def with_overrides(pipeline: Pipeline, overrides: dict[str, Any]) -> Pipeline:
-    """The same pipeline with changed settings (its classifier is reused)."""
-    return Pipeline(pipeline.classifier, pipeline.config.override(**overrides)) if overrides else pipeline
