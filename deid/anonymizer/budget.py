@@ -11,8 +11,8 @@ no word (the longest in the bundled corpora has 78): it is refused by its length
 tokenizer cuts it into hundreds of thousands of pieces.
 
 :class:`OverBudget`'s message is the quarantine reason: counts and limits only, never text.
-A service request has its own time limit (:class:`Deadline`, given per call by the service);
-a batch has none, so its outcome never depends on the clock.
+The review service gives an analysis a time limit (:class:`Deadline`, from the pipeline's
+``max_seconds``); a batch has none, so its outcome never depends on the clock.
 """
 
 from __future__ import annotations

@@ -56,6 +56,9 @@ class PipelineConfig:
     max_characters: int = 5_000_000  # the largest bundled decision has 165,181
     max_tokens: int = 1_000_000  # the model's tokens (without a model: words and punctuation marks)
     max_word_characters: int = 1_000  # the longest word of the bundled corpora has 78
+    # the review service's time limit per analysis (deid serve sets it to its request timeout);
+    # a batch is never timed: its outcome must not depend on the machine's load
+    max_seconds: float = 900.0
     # "flags" when read from a pipeline.json saved before the chain (legacy_chain mapped its
     # flags to version 1 of each component); recorded when saved again
     migrated_from: str | None = None
@@ -120,7 +123,6 @@ class PipelineConfig:
         a chain entry at a version this code does not have raises
         :class:`deid.anonymizer.chain.ChainMismatch`."""
         data = dict(data)
-        data.pop("max_seconds", None)  # a time budget of before: a document's budget is counted, not timed
         legacy = {k: data.pop(k) for k in sorted(LEGACY_CHAIN_KEYS | RETIRED_SWITCHES) if k in data}
         model = {k: data.pop(k) for k in sorted(MODEL_KEYS_BEFORE_CHAIN) if k in data}
         # saved before the model was a step: the model ran unless use_model was off (a chain
@@ -224,14 +226,14 @@ class Pipeline:
         return count_tokens(text)
 
     def analyze_many(
-        self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None, *,
+        self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None,
         deadline: Deadline | None = None,
     ) -> list[list[Span]]:  # fmt: skip
         """Spans per text; ``model_spans`` (from :meth:`model_spans`) skips the model run, so
         rule settings can be compared on one prediction (bench/ablation.py). A text over the
         budget (characters, longest word, tokens) raises
         :class:`deid.anonymizer.budget.OverBudget` before any work. ``deadline``: a service
-        request's time limit (a batch has none)."""
+        request's time limit (``Deadline(config.max_seconds)``; a batch has none)."""
         budget = self.config.budget()
         for text in texts:
             budget.check_size(text, self.count_tokens)
@@ -241,7 +243,7 @@ class Pipeline:
             raise ValueError(f"{len(model_spans)} model predictions for {len(texts)} texts")
         return [self.finish(text, spans, deadline) for text, spans in zip(texts, model_spans)]
 
-    def analyze(self, text: str, *, deadline: Deadline | None = None) -> list[Span]:
+    def analyze(self, text: str, deadline: Deadline | None = None) -> list[Span]:
         """Spans of ``text``, found on its ``"\\n"`` line-end view (what rules and model were
         validated on: a CRLF file gets the spans of its LF twin) and mapped back to ``text``."""
         view = LfView.of(text)

@@ -37,7 +37,7 @@ def serve_cmd(
     from deid.app.commands.model import SECRET_ENV, _model_source
     from deid.app.service.app import create_app
     from deid.app.service.safety import install_log_filters
-    from deid.app.service.served import ServedModel
+    from deid.app.service.served import ServedModel, with_overrides
     from deid.app.service.settings import ServiceSettings, check_bind, load_token
 
     token = load_token(token_file)
@@ -48,7 +48,8 @@ def serve_cmd(
         raise typer.BadParameter(str(exc)) from None
     source = None if rules_only else _model_source(model)
     pipeline = build_pipeline(source.dir) if source else build_pipeline(config=PipelineConfig.rules_only())
-    served = ServedModel(pipeline, source, timeout=timeout)
+    overrides = ServedModel.budget_overrides(pipeline.config, timeout)
+    served = ServedModel(with_overrides(pipeline, overrides), source, overrides)
     settings = ServiceSettings(host=host, port=port, token=token, max_bytes=max_bytes, timeout=timeout,
                                reviews_dir=reviews, operator=pipeline.operator_for(operator))  # fmt: skip
     secret = os.environ.get(SECRET_ENV, "").encode("utf-8") or None

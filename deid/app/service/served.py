@@ -3,9 +3,8 @@
 One pipeline is loaded at start (``deid.anonymizer.pipeline.build_pipeline``; the same construction
 path as ``deid anonymize``) and analyses run one at a time: the CPU is shared anyway, and no
 layer of the pipeline has to be safe for concurrent use. Requests wait for the lock within
-their time limit; an analysis gets the request's time limit as its deadline
-(``deid.anonymizer.budget.Deadline``, checked between the pipeline's layers), so one whose
-request gave up ends by itself.
+their time limit; the pipeline's time limit for a service's analysis (``max_seconds``, set
+to the request timeout; a batch is never timed) ends an analysis whose request gave up.
 """
 
 from __future__ import annotations
@@ -28,18 +27,23 @@ class ServedModel:
     """A loaded pipeline with its lineage, analysing one text at a time."""
 
     def __init__(
-        self, pipeline: Pipeline, source: ModelSource | None, overrides: dict[str, Any] | None = None, *,
-        timeout: float = 0.0,
-    ) -> None:  # fmt: skip
+        self, pipeline: Pipeline, source: ModelSource | None, overrides: dict[str, Any] | None = None
+    ) -> None:
         self.pipeline = pipeline
         self.source = source
         self.lineage: Lineage = run_lineage(source, pipeline.config.to_dict(), overrides)
-        self.timeout = timeout  # seconds an analysis may take (0: no limit)
         self._lock = threading.Lock()
+
+    @staticmethod
+    def budget_overrides(pipeline_config: Any, timeout: float) -> dict[str, float]:
+        """Settings for ``build_pipeline``: an analysis stops by itself once its request's
+        time is up (checked between the pipeline's layers)."""
+        limit = pipeline_config.max_seconds
+        return {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
 
     def analyze(self, text: str) -> list[Span]:
         with self._lock:
-            return self.pipeline.analyze(text, deadline=Deadline(self.timeout))
+            return self.pipeline.analyze(text, Deadline(self.pipeline.config.max_seconds))
 
     @property
     def rules_only(self) -> bool:
@@ -67,3 +71,7 @@ class ServedModel:
                  "gate": v.tags.get("gate.decision")} for v in versions]  # fmt: skip
         return {"name": MODEL_NAME, "versions": rows, "aliases": aliases}
 
+
+def with_overrides(pipeline: Pipeline, overrides: dict[str, Any]) -> Pipeline:
+    """The same pipeline with changed settings (its classifier is reused)."""
+    return Pipeline(pipeline.classifier, pipeline.config.override(**overrides)) if overrides else pipeline
