@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 from dataclasses import dataclass
 from importlib.metadata import version as package_version
@@ -26,6 +25,7 @@ from fastapi_offline import FastAPIOffline
 from deid.anonymizer.budget import OverBudget
 from deid.anonymizer.operators import OPERATORS, check_operator
 from deid.app.service.documents import UnsupportedFormat, Upload, describe, read_upload, render
+from deid.app.service.limits import DocumentSlots, parse_json
 from deid.app.service.safety import BodyLimit, ErrorShield, TimeLimit
 from deid.app.service.served import ServedModel
 from deid.app.service.settings import ServiceSettings
@@ -166,6 +166,7 @@ def create_app(served: ServedModel, settings: ServiceSettings, *, secret: bytes 
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # the last added is the outermost: the shield around everything, then the time limit
+    app.add_middleware(DocumentSlots)  # one document at work, a few waiting (deid.app.service.limits)
     app.add_middleware(BodyLimit, max_bytes=settings.max_bytes)
     app.add_middleware(TimeLimit, seconds=settings.timeout)
     app.add_middleware(ErrorShield)
@@ -201,10 +202,7 @@ async def _read_input(request: Request, settings: ServiceSettings) -> Input:
 
 
 async def _json_object(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise HTTPException(400, "the body is not JSON (send application/json or multipart/form-data)") from None
+    body = parse_json(await request.body())
     if not isinstance(body, dict):
         raise HTTPException(422, "the body must be a JSON object")
     return body
@@ -219,10 +217,7 @@ async def _read_form(request: Request, settings: ServiceSettings) -> Input:
     upload = await asyncio.to_thread(read_upload, file.filename, data, max_bytes=settings.max_bytes)
     fields: dict[str, Any] = {k: v for k, v in form.items() if k != "file" and isinstance(v, str)}
     if "spans" in fields:
-        try:
-            fields["spans"] = json.loads(fields["spans"])
-        except json.JSONDecodeError:
-            raise HTTPException(422, "'spans' must be a JSON list of spans") from None
+        fields["spans"] = parse_json(fields["spans"])
     return Input(upload.doc.text, upload, fields)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from deid.anonymizer.budget import Deadline
 from deid.anonymizer.pipeline import Pipeline
+from deid.app.service.limits import service_overrides
 from deid.ops.lineage import Lineage, for_input, run_lineage
 from deid.ops.model_store import ModelSource
 from deid.schema import Span
@@ -37,9 +38,11 @@ class ServedModel:
     @staticmethod
     def budget_overrides(pipeline_config: Any, timeout: float) -> dict[str, float]:
         """Settings for ``build_pipeline``: an analysis stops by itself once its request's
-        time is up (checked between the pipeline's layers)."""
+        time is up (checked between the pipeline's layers), and a document has at most
+        ``deid.app.service.limits.SERVICE_MAX_TOKENS`` tokens (its memory)."""
         limit = pipeline_config.max_seconds
-        return {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
+        timed = {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
+        return timed | service_overrides(pipeline_config)  # and a document's tokens capped
 
     def analyze(self, text: str) -> list[Span]:
         with self._lock:
