@@ -44,6 +44,7 @@ from flows.data import (
 )
 from flows.reviews import pin_reviews, prepare_reviews, publish_agreement
 
+
 def tracking_uri_for(project_dir: str, explicit: str | None) -> str:
     """The explicit URI, else ``$MLFLOW_TRACKING_URI``, else ``mlflow.db`` in the project
     (not in whatever directory the worker happens to run in)."""

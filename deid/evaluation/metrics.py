@@ -80,7 +80,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from deid.schema import LABELS, Document, Span, coarse_label
-from deid.sources.io import documents_sha256
 from deid.sources.elements import (
     Confusion,
     Element,
@@ -88,6 +87,7 @@ from deid.sources.elements import (
     element_flags,
     text_elements,
 )
+from deid.sources.io import documents_sha256
 
 logger = logging.getLogger(__name__)
 

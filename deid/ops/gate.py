@@ -421,9 +421,8 @@ def run_gate(
         content = (mv.tags or {}).get(vetting.CONTENT_TAG)
         problems, committed = authority_problems(cfg, evaluated, counted, content, project_dir)
         if problems:
-            decision = replace(decision, promote=False, reasons=(
-                *problems, "passed the floors given, but only the committed gate promotes: the evaluation is "
-                "recorded, nothing promoted"))  # fmt: skip
+            refused = "passed the floors given, but only the committed gate promotes: the evaluation is recorded, nothing promoted"
+            decision = replace(decision, promote=False, reasons=(*problems, refused))
     if not decision.promote and regating:
         notes.append(_demote(client, model_name, version, cfg, decision.reason))
     decision = replace(decision, reasons=decision.reasons + tuple(notes))

@@ -471,7 +471,6 @@ def log_evaluation(
     signature verifies (:func:`evaluated_metrics`). Returns the headline metrics."""
     from mlflow.entities import Metric, RunTag
 
-    from deid.ops import vetting
 
     metrics = headline_metrics(evaluations)
     if not run_id or not metrics:

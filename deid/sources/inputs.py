@@ -16,7 +16,6 @@ from typing import Any, Iterator
 
 from deid.schema import Document
 from deid.sources.formats import read, read_path, strip_suffix
-from deid.sources.records import parse_record, record_id
 from deid.sources.io import (
     DEFAULT_MAX_BYTES,
     JSONL_SUFFIXES,
@@ -26,6 +25,7 @@ from deid.sources.io import (
     sha256_bytes,
     unsafe_id,
 )
+from deid.sources.records import parse_record, record_id
 
 
 def doc_id_for(path: Path, root: Path | None = None) -> str:
@@ -154,7 +154,7 @@ def _iter_jsonl(path: Path, *, max_bytes: int, read_bytes: ReadBytes | None = No
         if read_bytes is not None:
             opened: Any = io.BytesIO(read_bytes(path))
         else:
-            opened = lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb")
+            opened = lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb")  # noqa: SIM115 - closed by the with below
         with opened as fh:
             for lineno, line in enumerate(_lines(fh, max_bytes), 1):
                 if isinstance(line, int):

@@ -13,10 +13,19 @@ and its errors are read without their ``input``.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 from pydantic_core import from_json
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
 from deid.sources.io import DEFAULT_MAX_BYTES
 
@@ -103,12 +112,16 @@ def parse_record(line: bytes | str) -> tuple[dict[str, Any] | None, str | None]:
 
 
 def record_id(line: bytes | str) -> Any:
-    """The ``id`` of a line that failed :func:`parse_record`, if it is JSON with one (parsed
-    by the same bounded parser), for the quarantine row; else None."""
+    """The ``id`` of a line that failed :func:`parse_record`, if it is JSON with one, for the
+    quarantine row; else None. The bounded parser first; Python's (which takes a lone
+    surrogate) only for what that refused, its recursion and number limits caught."""
     try:
         value = from_json(line, allow_inf_nan=True)
     except ValueError:
-        return None
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            return None
     return value.get("id") if isinstance(value, dict) else None
 
 

@@ -12,10 +12,10 @@ import pytest
 
 from deid.ops import chunks
 from deid.ops.batch import run_batch
+from deid.ops.sealed import Seal
 from deid.schema import Document
 from deid.sources.io import read_jsonl
 from tests.conftest import read_source
-from deid.ops.sealed import Seal
 
 SEAL = Seal()  # the run's key of the chunk files (deid.ops.sealed)
 

@@ -18,6 +18,7 @@ from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
 from deid.app.cli import app
 from deid.ops import chunks
 from deid.ops.batch import run_batch
+from deid.ops.sealed import Seal
 from deid.sources import formats
 from deid.sources.io import read_jsonl
 from tests.code.formats_data import IBAN, decision
@@ -25,7 +26,6 @@ from tests.code.test_formats_court_xml import build_xml, build_zip
 from tests.code.test_formats_docx import build_docx
 from tests.code.test_formats_html import build_html
 from tests.code.test_formats_pdf import build_pdf
-from deid.ops.sealed import Seal
 
 SEAL = Seal()  # the run's key of the chunk files (deid.ops.sealed)
 

@@ -21,9 +21,9 @@ from deid.anonymizer.pipeline import Pipeline, PipelineConfig, build_pipeline
 from deid.app.cli import app
 from deid.ops import chunks
 from deid.ops.batch import run_batch, run_settings
+from deid.ops.sealed import Seal
 from deid.schema import Span
 from deid.sources.inputs import iter_input
-from deid.ops.sealed import Seal
 from deid.sources.io import InputError, Rejected, decode_text, read_jsonl
 from tests.conftest import read_source
 
@@ -151,7 +151,7 @@ def test_every_bad_jsonl_record_is_quarantined_and_later_lines_are_done(tmp_path
         assert code == 0
         rows = list(read_jsonl(out / "spans.quarantine.jsonl"))
         assert [(r["line"], r.get("id")) for r in rows] == [
-            (2, None), (4, None), (5, "d"), (6, None), (8, "../../x"), (9, str(escaped))
+            (2, None), (4, None), (5, "d"), (6, "e"), (8, "../../x"), (9, str(escaped))
         ]  # fmt: skip
         assert all(r["path"] == str(source) and r["sha256"] for r in rows)
     reasons = [r["reason"] for r in rows]
@@ -333,7 +333,7 @@ def hostile_records() -> tuple[list[str], dict[str, str]]:
         "nested": ('"meta": {"x": %s}' % ("[" * 50_000 + "]" * 50_000), "not valid JSON (recursion limit"),
     }  # fmt: skip
     lines = [json.dumps({"id": "first", "text": text})]
-    lines += ['{"id": "%s", "text": %s, %s}' % (name, body, extra) for name, (extra, _) in bad.items()]
+    lines += [f'{{"id": "{name}", "text": {body}, {extra}}}' for name, (extra, _) in bad.items()]
     lines.append(json.dumps({"id": "last", "text": other}))
     return lines, {name: reason for name, (_, reason) in bad.items()}
 

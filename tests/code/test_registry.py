@@ -363,9 +363,8 @@ def test_cli_anonymize_without_model_uses_the_champion_and_says_so(
     from typer.testing import CliRunner
 
     from deid.app.cli import app
-    from deid.ops.model_store import resolve_model
-
     from deid.ops.gate import promote
+    from deid.ops.model_store import resolve_model
 
     promote(logged.version, "the untrained test pipeline, by hand", by="tests", override_gate=True,
             tracking_uri=store["uri"])  # fmt: skip
