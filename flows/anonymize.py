@@ -9,11 +9,15 @@ the chunk tasks run on a local Dask cluster of that many processes (or on the sc
 ``dask_address``), each process loading the model once; the outputs are the same as one
 process's. Artifacts: a progress bar while chunks finish and a summary (counts, labels,
 quarantine reasons, where the outputs are, the DVC version, durations); never document text.
+The run's copies of the inputs (a staged S3 prefix, the chunk files) are sealed with a key
+that lives in the run's memory only (``deid.ops.sealed``) and removed when the run ends,
+completed, failed, crashed or cancelled; ``kill -9`` leaves them sealed, unreadable.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -52,18 +56,19 @@ def work_dir_for(project_dir: str, output: str) -> Path:
 @task(name="stage-input", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30],
       retry_condition_fn=retry_unless_user_error)  # fmt: skip
 @text_free_errors
-def stage_input(input: str, work_dir: str) -> str:
-    """A local path to read: the input itself, or an S3 prefix downloaded below the work dir."""
+def stage_input(input: str, work_dir: str, seal_key: str) -> str:
+    """A local path to read: the input itself, or an S3 prefix downloaded below the work dir,
+    sealed with the run's key (deid.ops.sealed: never in clear on disk)."""
     from deid.ops import s3
-    from deid.ops.chunks import INPUT_DIR
+    from deid.ops.chunks import stage
+    from deid.ops.sealed import Seal
 
     if not s3.is_s3(input):
         if not Path(input).exists():
             raise FileNotFoundError(f"no input at {input}")
         return input
-    target = Path(work_dir) / INPUT_DIR
-    files = s3.download_prefix(input, target)
-    get_run_logger().info("staged %d objects from %s", len(files), input)
+    target = stage(input, work_dir, Seal(seal_key))
+    get_run_logger().info("staged %d objects from %s (sealed)", sum(1 for p in target.rglob("*") if p.is_file()), input)
     return str(target)
 
 
@@ -75,7 +80,9 @@ def resolve_model(model_uri: str, tracking_uri: str, profile: str | None = None)
     output record carries. A model whose chain this worker's code cannot run (a component
     or version it does not have: evaluated on other rule code) fails the flow here, before
     any document, with the commit it was registered from (no retry: a user error); so does
-    a ``profile`` the pipeline cannot take (saved before profiles)."""
+    a ``profile`` the pipeline cannot take (saved before profiles); so does a champion whose
+    vetting does not verify (deid.ops.vetting.NotVetted: neither the gate nor a recorded
+    override signed it, or its files changed since)."""
     from deid.anonymizer.chain import ChainMismatch
     from deid.anonymizer.pipeline import saved_config
     from deid.ops import mlflow_registry as registry
@@ -103,17 +110,19 @@ def resolve_model(model_uri: str, tracking_uri: str, profile: str | None = None)
 @task(name="plan-chunks", cache_policy=NO_CACHE)
 @text_free_errors
 def plan_chunks(
-    source: str, work_dir: str, chunk_size: int, location: str, settings: dict[str, Any]
-) -> dict[str, Any]:
-    """Chunk files of the documents still to do; unreadable inputs and bad records (a
-    duplicate id among them) are quarantined here. Earlier results made with other
-    ``settings`` (operator, model) are redone, not kept."""
+    source: str, work_dir: str, chunk_size: int, location: str, settings: dict[str, Any], seal_key: str,
+    staged: bool,
+) -> dict[str, Any]:  # fmt: skip
+    """Chunk files of the documents still to do, sealed with the run's key; unreadable
+    inputs and bad records (a duplicate id among them) are quarantined here. Earlier
+    results made with other ``settings`` (operator, model) are redone, not kept."""
     from deid.ops.chunks import forget_other_results
     from deid.ops.chunks import plan_chunks as plan
+    from deid.ops.sealed import Seal
 
     if changed := forget_other_results(work_dir, settings):
         get_run_logger().warning("results at this output were made with %s: redoing them", changed)
-    result = plan(source, work_dir, chunk_size, location=location)
+    result = plan(source, work_dir, chunk_size, location=location, seal=Seal(seal_key), staged=staged)
     get_run_logger().info(
         "%d documents (%d already done), %d chunks, %d inputs rejected",
         result.documents, result.already_done, len(result.chunks), len(result.rejected),
@@ -124,7 +133,7 @@ def plan_chunks(
 @task(name="anonymize-chunk", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[5, 30])
 @text_free_errors
 def anonymize_chunk(
-    chunk: str, work_dir: str, model_dir: str, operator: str | None, lineage: dict[str, Any],
+    chunk: str, work_dir: str, model_dir: str, operator: str | None, lineage: dict[str, Any], seal_key: str,
     profile: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Anonymize one chunk, document by document; resumes a partial result on retry. Runs in
@@ -133,13 +142,14 @@ def anonymize_chunk(
     pipeline's)."""
     from deid.anonymizer.pipeline import cached_pipeline
     from deid.ops.chunks import anonymize_chunk as anonymize
+    from deid.ops.sealed import Seal
 
     pipeline, loaded = cached_pipeline(model_dir, {"profile": profile} if profile else None)
     if loaded:
         get_run_logger().info("model loaded in process %d", os.getpid())
     secret = os.environ.get(SECRET_ENV)
     key = secret.encode("utf-8") if secret else None
-    summary = anonymize(chunk, work_dir, pipeline, operator, secret=key, lineage=lineage)
+    summary = anonymize(chunk, work_dir, pipeline, operator, seal=Seal(seal_key), secret=key, lineage=lineage)
     get_run_logger().info("chunk %s: %s", Path(chunk).name, summary.to_dict())
     return summary.to_dict()
 
@@ -155,13 +165,26 @@ def write_outputs(work_dir: str, out_dir: str, rejected: list[dict[str, Any]]) -
 
 @task(name="discard-input-copies", cache_policy=NO_CACHE)
 def discard_inputs(work_dir: str) -> list[str]:
-    """The run succeeded: remove the clear copies of the inputs from the work dir (chunk
+    """The run succeeded: remove the (sealed) copies of the inputs from the work dir (chunk
     files, staged S3 input); the anonymized chunk results stay for a resuming re-run."""
     from deid.ops.chunks import discard_inputs as discard
 
     removed = discard(work_dir)
     get_run_logger().info("removed the input copies of the work dir: %s", removed or "none")
     return removed
+
+
+def discard_after_failure(flow: Any, flow_run: Any, state: Any) -> None:
+    """Flow hook on failure, crash and cancellation: the copies of the inputs go at once
+    (sealed with a key the run took with it, they could not be read anyway); the
+    anonymized chunk results stay, so a re-run resumes."""
+    from deid.ops.chunks import discard_inputs as discard
+
+    params = flow_run.parameters or {}
+    work = work_dir_for(params.get("project_dir", "."), params["output"])
+    removed = discard(work)
+    logging.getLogger(__name__).warning("run %s ended %s: removed the input copies %s", flow_run.id,
+                                        state.type.value, removed or "(none)")  # fmt: skip
 
 
 @task(name="upload-outputs", cache_policy=NO_CACHE, retries=3, retry_delay_seconds=[2, 10, 30])
@@ -184,6 +207,15 @@ def track_output(
     return result.to_dict()
 
 
+def vetting_line(vetting: dict[str, Any] | None) -> str:
+    """Who vouched for the model (deid.ops.vetting): the gate, or a reviewer's override."""
+    if not vetting:
+        return "— (not the champion: run as asked)"
+    if vetting["kind"] == "override":
+        return f"**override** by {vetting.get('by')} at {vetting.get('at')} (the gate did not pass it)"
+    return f"the gate, at {vetting.get('at')}"
+
+
 def summary_markdown(
     input: str, output: str, model: dict[str, Any], plan: dict[str, Any], chunks: list[dict[str, Any]],
     outputs: dict[str, Any], tracked: dict[str, Any] | None, durations: Durations,
@@ -195,6 +227,7 @@ def summary_markdown(
         ["input", f"`{input}`"], ["output", f"`{output}`"],
         ["model", f"`{model['uri']}` (version {model['version'] or 'n/a'})"],
         ["anonymization profile", model.get("profile") or "none (saved before profiles)"],
+        ["vetted by", vetting_line(model["lineage"]["model"].get("vetting"))],
         ["documents seen", plan["documents"] + len(plan["rejected"])],
         ["processed now / already done", f"{processed} / {plan['already_done']}"],
         ["in the output", outputs["documents"]],
@@ -221,7 +254,8 @@ def summary_markdown(
     return "".join(parts)
 
 
-@flow(name="anonymize")
+@flow(name="anonymize", on_failure=[discard_after_failure], on_crashed=[discard_after_failure],
+      on_cancellation=[discard_after_failure])  # fmt: skip
 def anonymize(
     input: str,
     output: str,
@@ -252,6 +286,7 @@ def anonymize(
     from deid.ops import s3
     from deid.ops.batch import run_settings
     from deid.ops.model_store import is_model_uri
+    from deid.ops.sealed import Seal
 
     check_operator(operator)  # an unknown one fails here, before any input is read
     if profile is not None:
@@ -264,19 +299,20 @@ def anonymize(
         registry.check_tracking_uri(uri)  # a missing store or a server that is down: fail now
     durations = Durations()
     work = work_dir_for(project_dir, output)
+    seal = Seal()  # the run's key for its copies of the inputs: in memory only (deid.ops.sealed)
     out_dir = in_project(project_dir, dvc_path) if s3.is_s3(output) else Path(output).resolve()
     with durations.step("resolve model"):  # first: a model this worker cannot run stops the
         model = resolve_model(model_uri, uri, profile)  # flow before any input is copied
     with durations.step("stage input"):
-        source = stage_input(input, str(work))
+        source = stage_input(input, str(work), seal.key)
     with durations.step("plan chunks"):
         settings = run_settings(operator, model["dir"], profile=profile)
-        plan = plan_chunks(source, str(work), chunk_size, input, settings)
+        plan = plan_chunks(source, str(work), chunk_size, input, settings, seal.key, s3.is_s3(input))
     progress = create_progress_artifact(
         0.0, key="anonymize-progress", description="chunks finished"
     )
     calls = [{"chunk": chunk, "work_dir": str(work), "model_dir": model["dir"],
-              "operator": operator, "lineage": model["lineage"], "profile": profile}
+              "operator": operator, "lineage": model["lineage"], "seal_key": seal.key, "profile": profile}
              for chunk in plan["chunks"]]  # fmt: skip
     with durations.step("anonymize"):
         chunks = run_tasks(

@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--profile", default="small", help="tiny | small | base (default small)")
     parser.add_argument(
-        "--eval-max-documents", type=int, default=0, help="limit each test set (0 = all)"
+        "--eval-max-documents", type=int, default=None,
+        help="limit each test set (0 = all; default gate.max_documents); only the committed limit can promote",
     )
     parser.add_argument("--operator", default=None, help="remove | label | pseudonymize | mask")
     args = parser.parse_args(argv)

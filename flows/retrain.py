@@ -44,8 +44,6 @@ from flows.data import (
 )
 from flows.reviews import effort_line, pin_reviews, prepare_reviews, publish_agreement
 
-GOLD_SETS = {"ler": "data/gold/ler_rewritten.jsonl", "bavaria": "data/gold/bavaria/rewritten.jsonl"}
-
 
 def tracking_uri_for(project_dir: str, explicit: str | None) -> str:
     """The explicit URI, else ``$MLFLOW_TRACKING_URI``, else ``mlflow.db`` in the project
@@ -215,15 +213,19 @@ def evaluate_models(
 
 @task(name="gate-challenger", cache_policy=NO_CACHE)
 def gate_model(
-    version: str, evaluations: dict[str, Any], project_dir: str, params_path: str, tracking_uri: str
-) -> Any:
+    version: str, evaluations: dict[str, Any], project_dir: str, params_path: str, tracking_uri: str,
+    pipeline_dir: str,
+) -> Any:  # fmt: skip
     """Floors first (recall before precision), then not worse than the champion; moves the
-    ``champion`` alias only when the challenger passed."""
+    ``champion`` alias only when the challenger passed with the project's committed gate
+    settings on its committed gold sets (deid.ops.gate), and signs that promotion."""
     from deid.ops.gate import load_gate_config, run_gate
+    from deid.sources.io import tree_sha256
 
     decision = run_gate(
-        version, evaluations["challenger"], champion_evaluations=evaluations["champion"],
-        cfg=load_gate_config(in_project(project_dir, params_path)), tracking_uri=tracking_uri,
+        version, evaluations["challenger"], model_sha256=tree_sha256(pipeline_dir),
+        champion_evaluations=evaluations["champion"], cfg=load_gate_config(in_project(project_dir, params_path)),
+        project_dir=project_dir, tracking_uri=tracking_uri,
     )  # fmt: skip
     get_run_logger().info("gate version %s: %s", version, decision.label)
     return decision
@@ -311,7 +313,7 @@ def retrain(
     params_path: str = "params.yaml",
     tracking_uri: str | None = None,
     project_dir: str = ".",
-    eval_max_documents: int = 0,
+    eval_max_documents: int | None = None,
     gold_sets: dict[str, str] | None = None,
     model_dir: str | None = None,
     artifact_location: str | None = None,
@@ -320,14 +322,20 @@ def retrain(
     dask_address: str | None = None,
 ) -> dict[str, Any]:
     """Retrain on the corpus version at git revision ``rev`` (default: the checkout's) with
-    the ``profile`` of ``params_path``; ``eval_max_documents`` > 0 limits each test set to
-    its first documents (tiny profile, tests); ``workers`` > 1 or ``dask_address``: the
+    the ``profile`` of ``params_path``; the test sets are ``gate.gold_files`` (or
+    ``gold_sets``), each limited to its first ``eval_max_documents`` (default
+    ``gate.max_documents``; 0: all), and only an evaluation on the committed ones can
+    promote (deid.ops.gate); ``workers`` > 1 or ``dask_address``: the
     evaluation on Dask (as in the anonymize flow). The word lists are rebuilt from this corpus
     version's training split as ``dvc repro`` does: when they changed, the model trained here
     reads the new lists, by intent (:func:`flows.data.rebuild_word_lists` says where they go)."""
+    from deid.ops.gate import load_gate_config
     from deid.ops.mlflow_registry import check_tracking_uri
 
     check_workers(workers)
+    gate_cfg = load_gate_config(in_project(project_dir, params_path))
+    if eval_max_documents is None:
+        eval_max_documents = gate_cfg.max_documents
     durations = Durations()
     uri = tracking_uri_for(project_dir, tracking_uri)
     check_tracking_uri(uri, create=True)  # a server that is down fails now, not after training
@@ -363,7 +371,7 @@ def retrain(
         evaluations = evaluate_models(
             str(output.pipeline_dir),
             project_dir,
-            {**(gold_sets or GOLD_SETS), **reviews["gold_sets"]},
+            {**(gold_sets or dict(gate_cfg.gold_files)), **reviews["gold_sets"]},
             eval_max_documents,
             uri,
             info["version"],
@@ -371,7 +379,7 @@ def retrain(
             dask_address=dask_address,
         )
     with durations.step("gate"):
-        decision = gate_model(info["version"], evaluations, project_dir, params_path, uri)
+        decision = gate_model(info["version"], evaluations, project_dir, params_path, uri, str(output.pipeline_dir))
 
     from deid.ops import gate
     from deid.ops import mlflow_registry as registry

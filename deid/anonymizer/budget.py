@@ -1,15 +1,18 @@
-"""What one document may cost: a size budget checked before any work, and a wall-clock
-deadline as a last resort.
+"""What one document may cost, counted before any work starts, never in seconds.
 
-Every layer of the pipeline is linear in a document's length, but a 20 MB text still holds a
-worker for many minutes and gigabytes (the model's inference windows of a whole text are
-built at once). So a document over the size budget is refused before it is read further,
-deterministically: the same input is refused on every machine. The deadline is checked
-between the pipeline's layers, so it cannot cut a layer short; it keeps a document that is
-slow for a reason nobody foresaw from going through every further layer.
+Every layer of the pipeline is linear in a document's length (the rules, the tokenizer, the
+model's windows, consistency; bench/pathological.py measures it on hostile inputs), so a
+document's cost is bounded by what it is made of: its characters, its tokens and its longest
+word. A document over any of them is refused before the pipeline reads it further,
+deterministically: the same input is refused on every machine, however busy. The tokens are
+the model's own (its tokenizer's count: the windows it will run are that many) when the
+pipeline has a model, else words and punctuation marks. A "word" of thousands of letters is
+no word (the longest in the bundled corpora has 78): it is refused by its length, before the
+tokenizer cuts it into hundreds of thousands of pieces.
 
-Both raise :class:`OverBudget`, whose message is the quarantine reason: counts and limits
-only, never text.
+:class:`OverBudget`'s message is the quarantine reason: counts and limits only, never text.
+The review service gives an analysis a time limit (:class:`Deadline`, from the pipeline's
+``max_seconds``); a batch has none, so its outcome never depends on the clock.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ class OverBudget(ValueError):
 
 
 # What a BERT-style pre-tokenizer splits a text into before sub-words (words and single
-# punctuation marks): fewer than the model's tokens, so a bound on it bounds the windows.
+# punctuation marks): the token count of a pipeline without a model.
 _PRETOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -35,31 +38,40 @@ def count_tokens(text: str) -> int:
     return sum(1 for _ in _PRETOKEN.finditer(text))
 
 
+def longest_word(text: str) -> int:
+    """Characters of the longest run of word characters (one linear pass)."""
+    return max((m.end() - m.start() for m in re.finditer(r"\w+", text)), default=0)
+
+
 @dataclass(frozen=True)
 class DocumentBudget:
     """Limits per document; 0 switches one off."""
 
     max_characters: int
     max_tokens: int
-    max_seconds: float
+    max_word_characters: int
 
-    def check_size(self, text: str) -> None:
-        """Raise :class:`OverBudget` for a text over the character or token limit (the
-        characters first: counting tokens is a pass over the text)."""
+    def check_size(self, text: str, tokens: Callable[[str], int] = count_tokens) -> None:
+        """Raise :class:`OverBudget` for a text over a limit, cheapest count first:
+        characters (none), the longest word (a regex pass), ``tokens`` (the model's
+        tokenizer, or :func:`count_tokens`)."""
         if self.max_characters and len(text) > self.max_characters:
             raise OverBudget(f"document too large: {len(text)} characters > {self.max_characters}")
+        if self.max_word_characters:
+            longest = longest_word(text)
+            if longest > self.max_word_characters:
+                raise OverBudget(
+                    f"document refused: a word of {longest} characters > {self.max_word_characters} (not text)"
+                )
         if self.max_tokens:
-            tokens = count_tokens(text)
-            if tokens > self.max_tokens:
-                raise OverBudget(f"document too large: {tokens} tokens > {self.max_tokens}")
-
-    def deadline(self, documents: int = 1) -> Deadline:
-        """The time budget of ``documents`` documents handled together, starting now."""
-        return Deadline(self.max_seconds * documents)
+            count = tokens(text)
+            if count > self.max_tokens:
+                raise OverBudget(f"document too large: {count} tokens > {self.max_tokens}")
 
 
 class Deadline:
-    """The wall-clock budget of one document, checked between pipeline layers."""
+    """A service request's time limit, checked between pipeline layers (never in a batch:
+    there a document's budget is counted, not timed)."""
 
     def __init__(self, seconds: float, clock: Callable[[], float] | None = None) -> None:
         """``seconds``: 0 never expires; ``clock``: :func:`time.monotonic` by default."""
@@ -68,9 +80,9 @@ class Deadline:
         self.started = self.clock()
 
     def check(self, after: str) -> None:
-        """Raise :class:`OverBudget` when the budget is spent (``after``: the layer just done)."""
+        """Raise :class:`OverBudget` when the time is spent (``after``: the layer just done)."""
         spent = self.clock() - self.started
         if self.seconds and spent > self.seconds:
             raise OverBudget(
-                f"document over its time budget: {spent:.0f} s > {self.seconds:g} s after {after}"
+                f"request over its time limit: {spent:.0f} s > {self.seconds:g} s after {after}"
             )

@@ -272,6 +272,17 @@ def consistency_v1(cfg: ConsistencyConfig) -> Step:
     return run
 
 
+@register(CONSISTENCY, 2, ConsistencyConfig,
+          description="document-level consistency (outside the keep zones) to every mention: after a title "
+                      "or role, inflected, possessive, in capitals, hyphenated")  # fmt: skip
+def consistency_v2(cfg: ConsistencyConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return propagate(text, spans, blocked=context.zones, min_score=cfg.min_score, min_share=cfg.min_share,
+                         every_mention=True)  # fmt: skip
+
+    return run
+
+
 # --- the firm's legal form ----------------------------------------------------------------
 
 

@@ -1,5 +1,11 @@
 """Document-level consistency (Biesner et al. 2020): a string found sensitive once is
-sensitive everywhere in the document, including surname-only mentions of a person."""
+sensitive everywhere in the document, including surname-only mentions of a person.
+
+``every_mention`` (the chain's consistency version 2) follows a name into every form a
+decision prints it in: after a title or role the span may have included ("Herr
+Wolkenhammer", "Zeugin Wolkenhammer": the name is the evidence), inflected and possessive
+("Wolkenhammers", "Wolkenhammer's"), in capitals ("WOLKENHAMMER"), and as a part of a
+hyphenated name or compound ("Müller-Wolkenhammer": the whole word is taken)."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from itertools import accumulate
 
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
 from deid.words.ordinary import is_ordinary_word, known_name
+from deid.words.shape_cues import is_role
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
 _TITLES = frozenset("Dr. Prof. Dres. von van de zu vom Herr Herrn Frau".split())
@@ -42,15 +49,46 @@ def _common_word(variant: str, surname: bool = False) -> bool:
     return zipf(variant) >= 3.5 or shape != SHAPE_NONE or plain_compound(variant)
 
 
-def variants(surface: str, label: str) -> set[str]:
-    """The strings whose other occurrences are the same entity."""
+def variants(surface: str, label: str, *, every_mention: bool = False) -> set[str]:
+    """The strings whose other occurrences are the same entity. ``every_mention``: a
+    person's name after a title or a role noun the span included ("Herr Müller", "Zeuge
+    Müller") gives its surname like a name in full does."""
     surface = surface.strip()
     out = {surface} if len(surface) >= _MIN_LEN else set()
     if label == PERSON:
-        words = [w for w in re.split(r"\s+", surface) if w not in _TITLES]
-        if len(words) >= 2 and len(words[-1]) >= _MIN_LEN and words[-1][:1].isupper():
+        all_words = re.split(r"\s+", surface)
+        words = [w for w in all_words if w not in _TITLES and not (every_mention and is_role(w))]
+        named = len(words) >= 2 or (every_mention and words and len(words) < len(all_words))
+        if named and len(words[-1]) >= _MIN_LEN and words[-1][:1].isupper():
             out.add(words[-1])  # "Anton Müller" … "Müller"
     return out
+
+
+_SUFFIXES = ("s", "S")  # the genitive of a name ("Wolkenhammers", "WOLKENHAMMERS")
+
+
+def _forms(variant: str, label: str) -> tuple[str, ...]:
+    """What ``every_mention`` looks for besides the variant: its capitals, and for one word
+    of a person's name its genitive (a possessive "'s" or "'" needs no form of its own: the
+    apostrophe ends the word)."""
+    forms = [variant, variant.upper()]
+    if label == PERSON and " " not in variant:
+        forms += [variant + _SUFFIXES[0], variant.upper() + _SUFFIXES[1]]
+    return tuple(dict.fromkeys(forms))
+
+
+def _hyphenated(text: str, start: int, end: int) -> tuple[int, int]:
+    """``start, end`` widened over the words a hyphen joins to them ("Müller-Wolkenhammer",
+    "Wolkenhammer-Gutachten"): the part alone would leave the rest of the name in clear."""
+    while start >= 2 and text[start - 1] == "-" and text[start - 2].isalnum():
+        start -= 1
+        while start > 0 and text[start - 1].isalnum():
+            start -= 1
+    while end + 1 < len(text) and text[end] == "-" and text[end + 1].isalnum():
+        end += 1
+        while end < len(text) and text[end].isalnum():
+            end += 1
+    return start, end
 
 
 def propagate(
@@ -61,6 +99,7 @@ def propagate(
     stopwords: frozenset[str] = frozenset(),
     min_score: float = 0.0,
     min_share: float = 0.0,
+    every_mention: bool = False,
 ) -> list[Span]:
     """``spans`` plus every further occurrence of their surfaces (whole words only), not
     overlapping existing spans or ``blocked`` zones (kept judges, courts …).
@@ -69,6 +108,8 @@ def propagate(
     outside the blocked zones are already found: consistency catches the mentions the model
     missed, but a word found once in 45 mentions ("BHKW", "Blatt") is more likely that one
     error than 44 misses. A name found in full ("Anton Müller") spreads its surname anyway.
+    ``every_mention``: also the forms of :func:`_forms`, a name after a title or role
+    (:func:`variants`), and whole hyphenated words (:func:`_hyphenated`).
     """
     spans = sorted(spans)
     found_at = _Ranges((s.start, s.end) for s in spans)
@@ -81,7 +122,7 @@ def propagate(
             continue
         surface = text[s.start : s.end]
         several_words = len(surface.split()) > 1
-        for v in variants(surface, s.label):
+        for v in variants(surface, s.label, every_mention=every_mention):
             surname = several_words and s.label == PERSON and v != surface.strip()
             if v in stopwords or _common_word(v, surname):
                 continue
@@ -91,14 +132,20 @@ def propagate(
             if v not in found or found[v][1] < score:
                 found[v] = (s.label, score)
     added: list[Span] = []
-    words = _WordIndex(text, found)
+    forms = {v: _forms(v, label) if every_mention else (v,) for v, (label, _) in found.items()}
+    words = _WordIndex(text, [f for fs in forms.values() for f in fs])
     for v, (label, score) in sorted(found.items(), key=lambda kv: -len(kv[0])):
-        mentions = [(a, b) for a, b in words.mentions(v) if not blocked_at.overlaps(a, b)]
+        mentions = sorted({m for f in forms[v] for m in words.mentions(f)})
+        mentions = [(a, b) for a, b in mentions if not blocked_at.overlaps(a, b)]
         if v not in in_full and sum(found_at.overlaps(a, b) for a, b in mentions) < min_share * len(mentions):
             continue
-        for a, b in mentions:
-            if found_at.overlaps(a, b) or added_at.find(1, a, b) >= 0:  # mentions skip blocked
+        for mention in mentions:
+            # the whole hyphenated word, else the mention alone when the rest is a span already
+            tries = (_hyphenated(text, *mention), mention) if every_mention else (mention,)
+            free = [(a, b) for a, b in tries if not (found_at.overlaps(a, b) or added_at.find(1, a, b) >= 0)]
+            if not free or blocked_at.overlaps(*free[0]):  # mentions skip blocked
                 continue
+            a, b = free[0]
             added.append(Span(a, b, label, round(score * 0.95, 4), "consistency"))
             added_at[a:b] = b"\x01" * (b - a)
     return sorted(spans + added)

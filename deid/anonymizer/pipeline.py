@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from deid.anonymizer.budget import Deadline, DocumentBudget
+from deid.anonymizer.budget import Deadline, DocumentBudget, count_tokens
 from deid.anonymizer.chain import Chain, ChainMismatch, StepConfig, chain_to_list, parse_chain, step
 from deid.anonymizer.checkpoint import save_model
 from deid.anonymizer.components import (
@@ -55,10 +55,14 @@ class PipelineConfig:
     # rules-only pipeline has no model entry
     chain: tuple[StepConfig, ...] = field(default_factory=default_chain)
     operator: str = "label"
-    # per document (deid.anonymizer.budget; 0: no limit); a document over it is quarantined with the reason
+    # per document, counted before any work (deid.anonymizer.budget; 0: no limit); a document
+    # over it is quarantined with the reason
     max_characters: int = 5_000_000  # the largest bundled decision has 165,181
-    max_tokens: int = 1_000_000  # words and punctuation marks; decisions have ~5.8 characters per one
-    max_seconds: float = 900.0  # last resort, checked between components: a busy machine may hit it
+    max_tokens: int = 1_000_000  # the model's tokens (without a model: words and punctuation marks)
+    max_word_characters: int = 1_000  # the longest word of the bundled corpora has 78
+    # the review service's time limit per analysis (deid serve sets it to its request timeout);
+    # a batch is never timed: its outcome must not depend on the machine's load
+    max_seconds: float = 900.0
     # "flags" when read from a pipeline.json saved before the chain (legacy_chain mapped its
     # flags to version 1 of each component); recorded when saved again
     migrated_from: str | None = None
@@ -104,7 +108,7 @@ class PipelineConfig:
         return config.configured(MODEL, **on_model) if on_model else config
 
     def budget(self) -> DocumentBudget:
-        return DocumentBudget(self.max_characters, self.max_tokens, self.max_seconds)
+        return DocumentBudget(self.max_characters, self.max_tokens, self.max_word_characters)
 
     # --- the chain -------------------------------------------------------------------------
 
@@ -238,19 +242,25 @@ class Pipeline:
             return self.classifier.predict(list(texts), deadline=deadline)
         return [[] for _ in texts]
 
+    def count_tokens(self, text: str) -> int:
+        """The tokens a document's budget counts: the model tokenizer's (the windows the model
+        will run are that many), else words and punctuation marks."""
+        if self.config.use_model and self.classifier is not None:
+            return len(self.classifier.tokenizer.backend_tokenizer.encode(text, add_special_tokens=False).ids)
+        return count_tokens(text)
+
     def analyze_many(
         self, texts: Sequence[str], model_spans: Sequence[list[Span]] | None = None,
         deadline: Deadline | None = None,
     ) -> list[list[Span]]:  # fmt: skip
         """Spans per text; ``model_spans`` (from :meth:`model_spans`) skips the model run, so
         rule settings can be compared on one prediction (bench/ablation.py). A text over the
-        size budget raises :class:`deid.anonymizer.budget.OverBudget` before any work; the call has the
-        time budget of its texts together, or ``deadline`` (one that also reports progress:
-        the review service's)."""
+        budget (characters, longest word, tokens) raises
+        :class:`deid.anonymizer.budget.OverBudget` before any work. ``deadline``: a service
+        request's time limit (``Deadline(config.max_seconds)``; a batch has none)."""
         budget = self.config.budget()
         for text in texts:
-            budget.check_size(text)
-        deadline = deadline or budget.deadline(documents=len(texts))
+            budget.check_size(text, self.count_tokens)
         if model_spans is None:
             model_spans = self.model_spans(texts, deadline)
         elif len(model_spans) != len(texts):

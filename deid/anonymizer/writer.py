@@ -56,13 +56,14 @@ def anonymize(
 
 def write_document(
     folder: str | Path, doc: Document, record: Mapping[str, Any], operator: str, *,
-    secret: bytes | None = None, plain_text: bool = True,
+    secret: bytes | None = None, plain_text: bool = True, data: bytes | None = None,
 ) -> Path | None:  # fmt: skip
     """``folder/<id><suffix>``: a document read from a file comes back in that file's format
     (the runs of a DOCX, the redacted pages of a PDF ...), neutralized like ``record`` (the
-    pipeline's result for ``doc``). A plain-text or JSONL document is written as UTF-8 text
-    when ``plain_text`` (the batch flow keeps those in its results file only: None). The CLI
-    and the anonymize flow both write through here."""
+    pipeline's result for ``doc``); ``data``: that file's bytes (default: read from
+    ``doc.source``). A plain-text or JSONL document is written as UTF-8 text when
+    ``plain_text`` (the batch flow keeps those in its results file only: None). The CLI and
+    the anonymize flow both write through here."""
     fmt = format_of(doc)
     if not fmt.writes or fmt.name == "text" or doc.source is None:
         if not plain_text:
@@ -70,7 +71,7 @@ def write_document(
         path = output_path(folder, doc.id, ".txt")
         write_text_atomic(path, record["text"])
         return path
-    data = load(doc.source)
+    data = load(doc.source) if data is None else data
     result = anonymize(data, doc, spans_from_dicts(record["spans"]), operator, secret=secret)
     path = output_path(folder, doc.id, fmt.output_suffix)
     write_bytes_atomic(path, result.data)

@@ -87,6 +87,7 @@ from deid.sources.elements import (
     element_flags,
     text_elements,
 )
+from deid.sources.io import documents_sha256
 
 logger = logging.getLogger(__name__)
 
@@ -702,6 +703,7 @@ def evaluate(
         (+ ``candidates``, ``subsets``): ids, offsets and counts only. ``halves.dev`` and
         ``halves.sealed`` hold ``overall, per_type, leakage, keep`` of each half.
     """
+    gold = list(gold)
     docs, duplicates = _unique(gold)
     evals = [
         evaluate_document(d, predictions.get(d.id, ()), predicted=d.id in predictions) for d in docs
@@ -709,7 +711,7 @@ def evaluate(
     t = totals(evals)
     errors = [e for ev in evals for e in ev.errors]
     report: dict[str, Any] = {
-        "inputs": _inputs(evals, predictions, duplicates),
+        "inputs": _inputs(evals, predictions, duplicates) | {"gold_sha256": documents_sha256(gold)},
         **report_metrics(t),
         "halves": half_metrics(evals),
         "slices": {

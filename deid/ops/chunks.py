@@ -21,20 +21,25 @@ Outputs of a run (all JSONL but the summary):
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import lzma
 import shutil
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deid.ops.batch import DUPLICATE_ID, BatchSummary, completed_ids, run_batch, settings_conflict
+from deid.ops.sealed import Seal
 from deid.schema import Document
-from deid.sources.formats import strip_suffix
+from deid.sources.formats import format_of, load, strip_suffix
 from deid.sources.inputs import iter_input
 from deid.sources.io import (
+    DEFAULT_MAX_BYTES,
+    InputError,
     Rejected,
     sha256_bytes,
     text_hash,
@@ -114,22 +119,28 @@ def forget_other_results(work_dir: str | Path, settings: dict[str, Any]) -> str 
 
 
 def plan_chunks(
-    source: str | Path, work_dir: str | Path, chunk_size: int, *, location: str | None = None
-) -> Plan:
-    """Read ``source`` (JSONL, .txt or a folder), skip documents already done, and write the
-    rest as chunk files of ``chunk_size`` documents. A chunk's name is the hash of its ids, so
-    a re-run with the same remaining documents finds its earlier partial result. Rejected
-    inputs are reported by their path relative to ``source`` (prefixed with ``location``, the
-    input as the caller named it, e.g. an S3 URL)."""
+    source: str | Path, work_dir: str | Path, chunk_size: int, *, location: str | None = None,
+    seal: Seal, staged: bool = False,
+) -> Plan:  # fmt: skip
+    """Read ``source`` (JSONL, .txt or a folder; ``staged``: a folder :func:`stage` sealed),
+    skip documents already done, and write the rest as chunk files of ``chunk_size``
+    documents, sealed with the run's key (``deid.ops.sealed``): a document read from a file
+    its format writes back (DOCX, PDF …) carries that file's bytes, so the chunk needs no
+    other copy. A chunk's name is the hash of its ids, so a re-run with the same remaining
+    documents finds its earlier partial result. Rejected inputs are reported by their path
+    relative to ``source`` (prefixed with ``location``, the input as the caller named it,
+    e.g. an S3 URL). Chunk files an earlier run left (sealed with its key) are removed."""
     if chunk_size < 1:
         raise ValueError("chunk_size must be at least 1")
     source, work_dir = Path(source), Path(work_dir)
+    shutil.rmtree(work_dir / CHUNK_DIR, ignore_errors=True)
     done = done_ids(work_dir)
     pending: list[Document] = []
     rejected: list[dict[str, Any]] = []
     seen: set[str] = set()
     already = 0
-    for item in iter_input(source):
+    read_bytes = _sealed_reader(seal) if staged else None
+    for item in iter_input(source, read_bytes=read_bytes):
         if isinstance(item, Rejected):
             rejected.append(_rejected(item, source, location))
             continue
@@ -146,16 +157,63 @@ def plan_chunks(
         docs = pending[i : i + chunk_size]
         name = hashlib.sha256("\n".join(d.id for d in docs).encode()).hexdigest()[:12]
         path = work_dir / CHUNK_DIR / f"chunk-{name}.jsonl"
-        write_jsonl(path, (_input_record(d) for d in docs))
+        lines = (json.dumps(_input_record(d, read_bytes), ensure_ascii=False) + "\n" for d in docs)
+        seal.write(path, "".join(lines).encode("utf-8"))
         chunks.append(str(path))
     return Plan(chunks, rejected, len(pending) + already, already)
 
 
-def _input_record(doc: Document) -> dict[str, Any]:
-    """A chunk line; a document read from a file keeps its path, so that the chunk can write
-    it back in its format (the file is still there: inputs are discarded after the run)."""
-    source = {"source": doc.source} if doc.source else {}
-    return {"id": doc.id, "text": doc.text, "meta": doc.meta, **source}
+def stage(url: str, work_dir: str | Path, seal: Seal) -> Path:
+    """The objects below an S3 prefix, sealed below the work dir (never in clear on disk):
+    the folder :func:`plan_chunks` reads with ``staged=True``. An earlier run's staged copy
+    (sealed with its key) is removed first."""
+    from deid.ops import s3
+
+    target = Path(work_dir) / INPUT_DIR
+    shutil.rmtree(target, ignore_errors=True)
+    s3.download_prefix(url, target, write=seal.write)
+    return target
+
+
+def _sealed_reader(seal: Seal, max_bytes: int = DEFAULT_MAX_BYTES) -> Callable[[Path], bytes]:
+    """A staged file's bytes as the object held them (opened; ``.xz`` unpacked, refused
+    beyond ``max_bytes`` like a file on disk)."""
+
+    def read(path: Path) -> bytes:
+        data = seal.read(path)
+        if not path.name.lower().endswith(".xz"):
+            return data
+        try:
+            data = lzma.LZMADecompressor().decompress(data, max_length=max_bytes + 1)
+        except lzma.LZMAError:
+            raise InputError(f"{path}: not valid xz data") from None
+        if len(data) > max_bytes:
+            raise InputError(f"{path}: unpacks beyond the limit of {max_bytes} bytes")
+        return data
+
+    return read
+
+
+def _input_record(doc: Document, read_bytes: Callable[[Path], bytes] | None) -> dict[str, Any]:
+    """A chunk line: the document and, when its format writes files back, its file's bytes
+    (base64), so the chunk writes it back without reading the input again."""
+    out = {"id": doc.id, "text": doc.text, "meta": doc.meta, **({"source": doc.source} if doc.source else {})}
+    fmt = format_of(doc)
+    if doc.source and fmt.writes and fmt.name != "text":
+        data = read_bytes(Path(doc.source)) if read_bytes else load(doc.source)
+        out["file"] = base64.b64encode(data).decode("ascii")
+    return out
+
+
+def read_chunk(chunk: str | Path, seal: Seal) -> tuple[list[Document], dict[str, bytes]]:
+    """A chunk's documents and the file bytes of those that carry them (by id)."""
+    docs, files = [], {}
+    for line in seal.read(chunk).decode("utf-8").splitlines():
+        rec = json.loads(line)
+        if "file" in rec:
+            files[str(rec["id"])] = base64.b64decode(rec.pop("file"))
+        docs.append(Document.from_dict(rec))
+    return docs, files
 
 
 def _rejected_record(
@@ -203,13 +261,12 @@ def output_record(
 
 def anonymize_chunk(
     chunk: str | Path, work_dir: str | Path, pipeline: Any, operator: str | None = None, *,
-    secret: bytes | None = None, lineage: dict[str, Any] | None = None,
+    seal: Seal, secret: bytes | None = None, lineage: dict[str, Any] | None = None,
 ) -> BatchSummary:  # fmt: skip
-    """Anonymize one chunk file with ``pipeline`` (``deid.anonymizer.pipeline.Pipeline``),
+    """Anonymize one sealed chunk file with ``pipeline`` (``deid.anonymizer.pipeline.Pipeline``),
     document by document, into its result file; resumes a partial result. A document read
     from a file with a writer is also written back in its format below the work dir. A
-    document that fails (its file changed since it was read, say) is quarantined with the
-    reason, and the chunk goes on."""
+    document that fails is quarantined with the reason, and the chunk goes on."""
     from deid.anonymizer.writer import write_document
 
     results, quarantine = chunk_paths(chunk, work_dir)
@@ -219,21 +276,23 @@ def anonymize_chunk(
         from deid.ops.lineage import with_runtime
 
         lineage = with_runtime(lineage, pipeline.runtime())
+    docs, files = read_chunk(chunk, seal)
 
     def process(doc: Document) -> dict[str, Any]:
         record = pipeline.anonymize(doc, operator=op, secret=secret)
-        write_document(folder, doc, record, op, secret=secret, plain_text=False)
+        write_document(folder, doc, record, op, secret=secret, plain_text=False, data=files.get(doc.id))
         return output_record(doc, record, lineage)
 
-    return run_batch(chunk, results, process, quarantine=quarantine, description="anonymize",
+    return run_batch(docs, results, process, quarantine=quarantine, description="anonymize",
                      show_progress=False)  # fmt: skip
 
 
 def discard_inputs(work_dir: str | Path) -> list[str]:
-    """Remove the clear copies of the inputs (chunk files, a staged S3 input) from the work
-    dir once the run's outputs are written: a finished run must not leave the decisions in
-    clear text behind. The chunk results stay (anonymized text, ids and offsets): a re-run to
-    the same output resumes from them. Returns what was removed (names, relative)."""
+    """Remove the copies of the inputs (chunk files, a staged S3 input; sealed, see
+    :func:`plan_chunks`) from the work dir: when the run's outputs are written, and when a
+    run fails, crashes or is cancelled. The chunk results stay (anonymized text, ids and
+    offsets): a re-run to the same output resumes from them. Returns what was removed
+    (names, relative)."""
     removed = []
     for name in (CHUNK_DIR, INPUT_DIR):
         path = Path(work_dir) / name

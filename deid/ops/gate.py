@@ -9,11 +9,18 @@ version and moves the ``champion`` alias only when it passed, keeping the old ch
 with a required reason; who/when/why become tags.
 
 Trust: the gate decides on evaluations only, never on a file a user hands it (metrics on a
-run count only with the digest the evaluation logged beside them); promoting a version the
-gate did not pass needs an explicit, recorded override; every alias move is appended to the
-version's alias history (``alias_history.NNNN`` tags, never rewritten); a champion that
-fails a re-gating is demoted (back to the previous champion if that one still passes the
-floors, else no champion).
+run count only with the keyed signature the product's evaluation logged beside them,
+``deid.ops.vetting``). It promotes only on the committed settings: the ``gate:`` section of
+``params.yaml`` at git HEAD of the project and, for each set it names in ``gold_files``, an
+evaluation of exactly the committed documents of that file (the first ``max_documents``),
+of the content the version registered. Loosened params, another gold file or an edited one
+record an evaluation and a decision, never a champion. A promotion is signed on the version
+(``vetted.*`` tags), and production refuses a champion whose signature does not verify.
+Promoting a version the gate did not pass needs an explicit override with a reason, which
+is signed and recorded as an override; every alias move is appended to the version's alias
+history (``alias_history.NNNN`` tags, never rewritten); a champion that fails a re-gating is
+demoted (back to the previous champion if that one still passes the floors, else no
+champion).
 
 Metric names are those ``deid.ops.mlflow_registry.headline_metrics`` logs: ``eval.<set>.recall``,
 ``eval.<set>.precision``, ``eval.<set>.f2``, ``eval.<set>.recall.PERSON`` …
@@ -28,12 +35,13 @@ import math
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from deid.ops import mlflow_registry as registry
+from deid.ops import vetting
 from deid.schema import REVIEWER
 from deid.sources.errors import UserError
 from deid.sources.params import check_keys, field_names, section
@@ -65,6 +73,12 @@ class GateConfig:
     # set that grows over time (the reviewed decisions) is reported and skipped, with the
     # reason, until it says enough; a set named here is never a failure for being absent.
     min_documents: Mapping[str, int] = field(default_factory=dict)
+    # The committed file of each gold set (paths in the project): the gate promotes only on
+    # an evaluation of its first ``max_documents`` documents (0: all) as committed at git
+    # HEAD. A set without a file here (the reviews, built by the retrain flow from their
+    # pinned version) counts when the product's signed evaluation of it does.
+    gold_files: Mapping[str, str] = field(default_factory=dict)
+    max_documents: int = 0
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> GateConfig:
@@ -89,6 +103,12 @@ class GateConfig:
             data["min_documents"] = {
                 registry.check_set_name(gold): int(n) for gold, n in (data["min_documents"] or {}).items()
             }
+        if "gold_files" in data:
+            data["gold_files"] = {
+                registry.check_set_name(gold): str(path) for gold, path in (data["gold_files"] or {}).items()
+            }
+        if "max_documents" in data:
+            data["max_documents"] = int(data["max_documents"] or 0)
         cfg = cls(**data)
         for gold, floors in cfg.set_floors.items():
             bad = sorted(m for m in floors if not _FLOORABLE.fullmatch(m))
@@ -97,9 +117,10 @@ class GateConfig:
                     f"gate.set_floors.{gold}: needs a counted gold set and metrics recall, "
                     f"precision, f2 or recall.<TYPE> (not {bad})"
                 )
-        stray = sorted(set(cfg.min_documents) - set(cfg.gold_sets))
-        if stray:
-            raise ValueError(f"gate.min_documents: {stray} not in gate.gold_sets")
+        for key in ("min_documents", "gold_files"):
+            stray = sorted(set(getattr(cfg, key)) - set(cfg.gold_sets))
+            if stray:
+                raise ValueError(f"gate.{key}: {stray} not in gate.gold_sets")
         return cfg
 
 
@@ -107,6 +128,85 @@ def load_gate_config(path: str | Path = "params.yaml") -> GateConfig:
     from deid.sources.params import load_params
 
     return GateConfig.from_params(load_params(path))
+
+
+PARAMS_FILE = "params.yaml"
+
+
+class NotCommitted(UserError):
+    """The project has no committed gate settings to promote on."""
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What the gate may promote on: the ``gate:`` section of ``params.yaml`` at git HEAD
+    of the project, and per set of its ``gold_files`` the sha256 of the committed documents
+    an evaluation must have scored (``deid.sources.io.documents_sha256``)."""
+
+    cfg: GateConfig
+    gold: dict[str, str]
+    commit: str
+
+
+def committed_gate(project_dir: str | Path = ".") -> Committed:
+    """The committed gate settings of the git checkout at ``project_dir`` (its
+    ``params.yaml`` and gold files as HEAD has them: an edit in the working tree does not
+    count until it is committed); :class:`NotCommitted` when there are none."""
+    import yaml
+
+    from deid.schema import Document
+    from deid.sources.io import documents_sha256
+
+    root = Path(project_dir)
+    commit = _git_show(root, "rev-parse", "HEAD").decode().strip()
+    params = yaml.safe_load(_git_show(root, "show", f"HEAD:./{PARAMS_FILE}")) or {}
+    cfg = GateConfig.from_params(params)
+    gold = {}
+    for name, path in cfg.gold_files.items():
+        lines = _git_show(root, "show", f"HEAD:./{path}").decode("utf-8").splitlines()
+        docs = [Document.from_dict(json.loads(line)) for line in lines if line.strip()]
+        gold[name] = documents_sha256(docs[: cfg.max_documents] if cfg.max_documents else docs)
+    return Committed(cfg, gold, commit)
+
+
+def _git_show(root: Path, *args: str) -> bytes:
+    import subprocess
+
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60, check=False)
+    if done.returncode:
+        what = args[-1].removeprefix("HEAD:./")
+        raise NotCommitted(f"no committed {what} in {root.resolve()} (git HEAD): the gate promotes only on "
+                           "committed settings and gold sets")  # fmt: skip
+    return done.stdout
+
+
+def authority_problems(
+    cfg: GateConfig, evaluated: registry.Evaluated, counted: list[str], content: str | None,
+    project_dir: str | Path,
+) -> tuple[list[str], Committed | None]:  # fmt: skip
+    """Why a passing decision may still not promote: settings other than the committed
+    ones, a gold set evaluated on other documents than its committed file, an evaluation of
+    other files than the version registered (``content``). Empty when it may."""
+    try:
+        committed = committed_gate(project_dir)
+    except NotCommitted as exc:
+        return [str(exc)], None
+    problems = []
+    if cfg != committed.cfg:
+        changed = sorted(f for f in field_names(GateConfig) if getattr(cfg, f) != getattr(committed.cfg, f))
+        problems.append(f"gate settings differ from the committed {PARAMS_FILE} (git HEAD {committed.commit[:12]}): "
+                        f"{', '.join(changed)}")  # fmt: skip
+    for gold in counted:
+        origin = evaluated.provenance.get(gold) or {}
+        want = committed.gold.get(gold)
+        if want is not None and origin.get("gold_sha256") != want:
+            first = f"first {committed.cfg.max_documents} documents of " if committed.cfg.max_documents else ""
+            problems.append(f"eval.{gold}: evaluated on other documents than the {first}committed "
+                            f"{committed.cfg.gold_files[gold]}")  # fmt: skip
+        if content is None or origin.get("model_sha256") != content:
+            problems.append(f"eval.{gold}: evaluated another model than the files this version registered "
+                            f"(tag {vetting.CONTENT_TAG})")  # fmt: skip
+    return problems, committed
 
 
 @dataclass(frozen=True)
@@ -146,7 +246,8 @@ def decide(
     metrics against the champion (if there is one).
     A missing overall metric fails (the set was not evaluated); a missing type recall is
     fine (that type has no gold span in the set); a NaN always fails. A set of
-    ``min_documents`` evaluated on fewer documents is skipped, and the decision says why."""
+    ``min_documents`` evaluated on fewer documents is skipped, and the decision says why;
+    with every set skipped nothing was gated, and that is a reject."""
     rows: list[GateRow] = []
     common = dict(_checks(cfg))  # metric → floor, in report order
     counted, skipped = _counted_sets(challenger, cfg)
@@ -155,6 +256,8 @@ def decide(
         for metric, floor in floors.items():
             rows.append(_row(f"eval.{gold}.{metric}", metric, floor, challenger, champion, cfg))
     failures = tuple(r.note for r in rows if not r.ok)
+    if not counted:  # every set skipped (a huge min_documents): nothing was checked
+        failures = ("no gold set counted: nothing was gated",)
     if failures:
         return GateDecision(False, failures + skipped, tuple(rows))
     if champion is None:
@@ -266,20 +369,26 @@ def run_gate(
     version: str | int,
     evaluations: Mapping[str, Mapping[str, Any]] | None = None,
     *,
+    model_sha256: str | None = None,
     champion_evaluations: Mapping[str, Mapping[str, Any]] | None = None,
     cfg: GateConfig | None = None,
-    params_path: str | Path = "params.yaml",
+    params_path: str | Path = PARAMS_FILE,
+    project_dir: str | Path = ".",
     tracking_uri: str | None = None,
     model_name: str = registry.MODEL_NAME,
 ) -> GateDecision:
     """Gate one registered version on evaluations, never on a file a user passes:
-    ``evaluations`` are reports this process just computed (``deid.evaluation.gold_sets``; they are
-    logged to the version's run with their digest), else the metrics an evaluation logged on
-    the run (``registry.evaluated_metrics``: a gold set whose metrics do not match their
-    digest counts as not evaluated). The champion's metrics come from
-    ``champion_evaluations`` or its run the same way. Writes the decision, the side-by-side
+    ``evaluations`` are reports this process just computed of the pipeline directory whose
+    ``tree_sha256`` is ``model_sha256`` (``deid.evaluation.gold_sets``; they are logged and
+    signed on the version's run first); then the gate reads the run's evaluations whose
+    signature verifies (``registry.evaluated_metrics``: any other set counts as not
+    evaluated). The champion's metrics come from ``champion_evaluations`` or its run the
+    same way. Decides with ``cfg`` (default: ``params_path``), and promotes only when that
+    is the project's committed setting and the evaluations are of the committed gold sets
+    and of the version's registered files (:func:`authority_problems`); a promotion is
+    signed on the version (``deid.ops.vetting``). Writes the decision, the side-by-side
     table and the reason to the version (description and ``gate.*`` tags), moves
-    ``champion`` only when it passed, and appends every alias move to the alias history.
+    ``champion`` only when it promoted, and appends every alias move to the alias history.
 
     Re-gating the current champion checks the floors only; a reject there demotes it
     (:func:`_demote`): a model the gate now rejects must not go on anonymizing."""
@@ -287,11 +396,9 @@ def run_gate(
     cfg = cfg or load_gate_config(params_path)
     version = str(version)
     mv = client.get_model_version(model_name, version)
-    ignored: list[str] = []
     if evaluations:
-        metrics = registry.log_evaluation(client, mv.run_id, evaluations, source="gate")
-    else:
-        metrics, ignored = registry.evaluated_metrics(client, mv)
+        registry.log_evaluation(client, mv.run_id, evaluations, source="gate", model_sha256=model_sha256)
+    evaluated = registry.evaluated_metrics(client, mv)
     champion = registry.alias_version(client, registry.CHAMPION, model_name)
     regating = champion is not None and str(champion.version) == version
     if regating:
@@ -301,14 +408,21 @@ def run_gate(
         champion_metrics = (
             registry.headline_metrics(champion_evaluations)
             if champion_evaluations
-            else registry.evaluated_metrics(client, champion)[0]
+            else registry.evaluated_metrics(client, champion).metrics
         )
     champion_version = str(champion.version) if champion is not None else None
     decision = replace(
-        decide(metrics, champion_metrics, cfg), version=version, champion_version=champion_version
+        decide(evaluated.metrics, champion_metrics, cfg), version=version, champion_version=champion_version
     )
-    notes = [f"eval.{g}.*: ignored, not logged by an evaluation (digest eval.{g}.sha256 "
-             "missing or not matching)" for g in ignored if g in cfg.gold_sets]  # fmt: skip
+    notes = [f"eval.{g}.*: ignored, {why}" for g, why in evaluated.ignored.items() if g in cfg.gold_sets]
+    committed = None
+    if decision.promote:
+        counted = _counted_sets(evaluated.metrics, cfg)[0]
+        content = (mv.tags or {}).get(vetting.CONTENT_TAG)
+        problems, committed = authority_problems(cfg, evaluated, counted, content, project_dir)
+        if problems:
+            refused = "passed the floors given, but only the committed gate promotes: the evaluation is recorded, nothing promoted"
+            decision = replace(decision, promote=False, reasons=(*problems, refused))
     if not decision.promote and regating:
         notes.append(_demote(client, model_name, version, cfg, decision.reason))
     decision = replace(decision, reasons=decision.reasons + tuple(notes))
@@ -325,12 +439,27 @@ def run_gate(
     for key, value in tags.items():
         client.set_model_version_tag(model_name, version, key, value)
     if decision.promote:
+        assert committed is not None
+        vetting.vet(client, model_name, version, _gate_vetting(mv, decision, evaluated, committed, tags["gate.at"]))
         previous = _move_champion(client, model_name, version)
         if previous != version:
             _append_history(client, model_name, _entry("gate-promote", version, previous, "gate",
                                                        decision.reason))  # fmt: skip
     logger.info("gate %s v%s: %s", model_name, version, decision.label)
     return decision
+
+
+def _gate_vetting(mv: Any, decision: GateDecision, evaluated: registry.Evaluated, committed: Committed,
+                  at: str) -> dict[str, Any]:  # fmt: skip
+    """What the gate signs for a version it promotes: the version and its content, the
+    gold sets (documents' sha256 and count), the committed settings it decided with, and
+    the metrics it checked."""
+    gold = {name: {"sha256": origin.get("gold_sha256"), "documents": origin.get("documents")}
+            for name, origin in evaluated.provenance.items() if name in committed.cfg.gold_sets}  # fmt: skip
+    settings = json.loads(json.dumps(asdict(committed.cfg), default=list))
+    metrics = {r.metric: r.challenger for r in decision.rows if r.challenger is not None}
+    return vetting.version_payload(vetting.GATE, mv, at=at, commit=committed.commit, gold=gold,
+                                   settings=settings, metrics=metrics)  # fmt: skip
 
 
 def _demote(client: Any, model_name: str, version: str, cfg: GateConfig, reason: str) -> str:
@@ -343,7 +472,7 @@ def _demote(client: Any, model_name: str, version: str, cfg: GateConfig, reason:
     previous = registry.alias_version(client, registry.PREVIOUS_CHAMPION, model_name)
     restored = None
     if previous is not None and str(previous.version) != version:
-        metrics, _ = registry.evaluated_metrics(client, previous)
+        metrics = registry.evaluated_metrics(client, previous).metrics
         restored = str(previous.version) if decide(metrics, None, cfg).promote else None
     if restored is not None:
         client.set_registered_model_alias(model_name, registry.CHAMPION, restored)
@@ -377,10 +506,11 @@ def promote(
     tracking_uri: str | None = None,
     model_name: str = registry.MODEL_NAME,
 ) -> str | None:
-    """A reviewer's manual promotion, with a required reason. A version the gate did not
-    pass (rejected, or never gated) needs ``override_gate``; the override is recorded on the
-    version and in the alias history. Returns the version that became ``previous-champion``
-    (None if there was no champion)."""
+    """A reviewer's manual promotion, with a required reason. A version without a gate
+    promotion that verifies (rejected, never gated, or a ``gate.decision`` tag written by
+    hand) needs ``override_gate``; the override is signed on the version as its vetting
+    (``deid.ops.vetting``, kind ``override``) and recorded in its tags and the alias history.
+    Returns the version that became ``previous-champion`` (None if there was no champion)."""
     reason = require_reason(reason)
     by = reviewer(by)
     client = registry.get_client(tracking_uri)
@@ -390,20 +520,34 @@ def promote(
     if current is not None and str(current.version) == version:
         raise MoveRefused(f"version {version} is already the champion")
     verdict = (mv.tags or {}).get("gate.decision", "none")
-    if verdict != "promote":
-        what = "was rejected by the gate" if verdict == "reject" else "has not passed the gate"
+    passed = verdict == "promote" and _gate_vetted(mv)
+    if not passed:
+        what = {"reject": "was rejected by the gate", "promote": "carries no gate signature that verifies"}.get(
+            verdict, "has not passed the gate")  # fmt: skip
         if not override_gate:
             raise MoveRefused(
                 f"version {version} {what}: promoting it anyway needs an explicit override "
                 "(--override-gate), recorded with your reason"
             )
         logger.warning("version %s %s: promoted by %s over the gate (override)", version, what, by)
-    previous = _move_champion(client, model_name, version)
-    entry = _entry("promote", version, previous, by, reason) | {
-        "gate_decision": verdict, "override_gate": verdict != "promote",
+    entry = _entry("promote", version, None, by, reason) | {
+        "gate_decision": verdict, "override_gate": not passed,
     }  # fmt: skip
-    _record(client, model_name, version, entry)
+    if not passed:
+        vetting.vet(client, model_name, version, vetting.version_payload(
+            vetting.OVERRIDE, mv, at=entry["at"], by=by, user=entry["user"], reason=entry["reason"],
+            gate_decision=verdict))  # fmt: skip
+    previous = _move_champion(client, model_name, version)
+    _record(client, model_name, version, entry | {"from_version": previous})
     return previous
+
+
+def _gate_vetted(mv: Any) -> bool:
+    """Whether the version carries the gate's own signed promotion."""
+    try:
+        return vetting.vetting_of(mv).get("kind") == vetting.GATE
+    except vetting.NotVetted:
+        return False
 
 
 def rollback(

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deid.sources.errors import UserError
-from deid.sources.io import text_hash
+from deid.sources.io import text_hash, tree_sha256
 
 if TYPE_CHECKING:
     from mlflow import MlflowClient
@@ -416,6 +416,8 @@ def log_training_run(
     import mlflow
     from mlflow.entities import Metric, Param, RunTag
 
+    from deid.ops import vetting
+
     evaluations = dict(evaluations or {})
     headline_metrics(evaluations)  # a bad gold set name fails before the run starts
     uri = resolve_tracking_uri(tracking_uri)
@@ -442,22 +444,16 @@ def log_training_run(
         client.log_text(
             run_id, json.dumps(output.report, indent=2, default=str), "reports/training_report.json"
         )
-        log_evaluation(client, run_id, evaluations, source="log_training_run")
+        content = tree_sha256(output.pipeline_dir)
+        log_evaluation(client, run_id, evaluations, source="log_training_run", model_sha256=content)
         info = log_pipeline_model(output.pipeline_dir, registered_model_name=model_name)
     version = str(info.registered_model_version)
     for key in ("git.commit", "git.dirty", "data.version", "profile", "device", "precision", "base", "pipeline.chain"):
         client.set_model_version_tag(model_name, version, key, tags[key])
+    client.set_model_version_tag(model_name, version, vetting.CONTENT_TAG, content)
     client.set_registered_model_alias(model_name, alias, version)
     logger.info("run %s: registered %s version %s as @%s", run_id, model_name, version, alias)
     return RunInfo(run_id, experiment_id, info.model_id, info.model_uri, model_name, version, alias)
-
-
-def metrics_digest(metrics: Mapping[str, float]) -> str:
-    """sha256 of metric names and values: what the evaluation logged, so a metric changed on
-    the run afterwards (by hand, or by a file passed as an evaluation) no longer matches."""
-    import hashlib
-
-    return hashlib.sha256(json.dumps(sorted(metrics.items())).encode()).hexdigest()
 
 
 def log_evaluation(
@@ -466,13 +462,18 @@ def log_evaluation(
     evaluations: Mapping[str, Mapping[str, Any]],
     *,
     source: str,
+    model_sha256: str | None,
 ) -> dict[str, float]:
-    """Log evaluation reports computed in this process (``deid.evaluation.gold_sets``) on a version's
-    run: headline metrics, the reports, and per gold set the tags ``eval.<set>.sha256``
-    (:func:`metrics_digest` of that set's metrics) and ``eval.<set>.source`` (which step
-    evaluated). The gate trusts only metrics whose digest matches (:func:`evaluated_metrics`).
-    Returns the headline metrics."""
+    """Log evaluation reports computed in this process (``deid.evaluation.gold_sets``) on a
+    version's run: headline metrics, the reports, and per gold set the tags
+    ``eval.<set>.gold_sha256`` (the documents evaluated: ``report["inputs"]["gold_sha256"]``),
+    ``eval.<set>.model_sha256`` (the pipeline directory evaluated,
+    ``deid.sources.io.tree_sha256``), ``eval.<set>.documents``, ``eval.<set>.source`` (which
+    step evaluated) and ``eval.<set>.signature``, the key's signature over all of them and
+    the set's metrics (``deid.ops.vetting``). The gate trusts only evaluations whose
+    signature verifies (:func:`evaluated_metrics`). Returns the headline metrics."""
     from mlflow.entities import Metric, RunTag
+
 
     metrics = headline_metrics(evaluations)
     if not run_id or not metrics:
@@ -484,33 +485,74 @@ def log_evaluation(
     for name, report in evaluations.items():
         client.log_text(run_id, report_artifact(report), f"reports/eval/{name}.json")
         part = {k: v for k, v in metrics.items() if _gold_set(k) == name}
-        tags += [RunTag(f"eval.{name}.sha256", metrics_digest(part)),
-                 RunTag(f"eval.{name}.source", source[:TAG_VALUE_LIMIT])]  # fmt: skip
+        provenance = {"gold_sha256": (report.get("inputs") or {}).get("gold_sha256"),
+                      "model_sha256": model_sha256, "source": source[:TAG_VALUE_LIMIT]}  # fmt: skip
+        tags += [RunTag(k, v) for k, v in evaluation_tags(run_id, name, part, provenance).items()]
     client.log_batch(run_id, tags=tags)
     return metrics
+
+
+def evaluation_tags(run_id: str, gold_set: str, metrics: Mapping[str, float], provenance: Mapping[str, Any]) -> dict[str, str]:
+    """The run tags that make ``metrics`` (one gold set's) an evaluation the gate counts:
+    where they came from (``gold_sha256``, ``model_sha256``, ``source``), which metric keys
+    it logged (an earlier evaluation of the set on the same run may have left others) and
+    the key's signature over all of it (``deid.ops.vetting``)."""
+    from deid.ops import vetting
+
+    origin = {k: provenance.get(k) for k in ("gold_sha256", "model_sha256", "source")}
+    origin["documents"] = metrics.get(f"eval.{gold_set}.documents")
+    signature = vetting.sign(vetting.evaluation_payload(run_id, gold_set, metrics, origin))
+    return {**{f"eval.{gold_set}.{k}": str(origin[k]) for k in ("gold_sha256", "model_sha256", "source")},
+            f"eval.{gold_set}.metrics": ",".join(sorted(metrics)), f"eval.{gold_set}.signature": signature}  # fmt: skip
 
 
 def _gold_set(metric: str) -> str:
     return metric.split(".")[1]
 
 
-def evaluated_metrics(client: MlflowClient, mv: ModelVersion) -> tuple[dict[str, float], list[str]]:
-    """The ``eval.*`` metrics of a version's run that an evaluation logged
-    (:func:`log_evaluation`): per gold set, only if the set's digest tag matches its metrics
-    now. Returns them and the gold sets whose metrics were ignored (no digest, or changed)."""
+@dataclass(frozen=True)
+class Evaluated:
+    """The evaluations on a version's run whose signatures verify: their metrics, where
+    each set's came from (``gold_sha256``, ``documents``, ``model_sha256``, ``source``), and
+    why any other set's metrics were ignored."""
+
+    metrics: dict[str, float]
+    provenance: dict[str, dict[str, Any]]
+    ignored: dict[str, str]
+
+
+def evaluated_metrics(client: MlflowClient, mv: ModelVersion) -> Evaluated:
+    """The ``eval.*`` metrics of a version's run that an evaluation of this product logged
+    (:func:`log_evaluation`): per gold set, only if its signature verifies for the metrics
+    on the run now. Metrics written by hand, changed afterwards, or logged with an unkeyed
+    digest are ignored, with the reason."""
+    from deid.ops import vetting
+
     if not mv.run_id:
-        return {}, []
+        return Evaluated({}, {}, {})
     run = client.get_run(mv.run_id)
     metrics = {k: v for k, v in run.data.metrics.items() if k.startswith("eval.")}
-    trusted: dict[str, float] = {}
-    ignored: list[str] = []
+    tags = run.data.tags
+    out = Evaluated({}, {}, {})
     for gold in sorted({_gold_set(k) for k in metrics}):
-        part = {k: v for k, v in metrics.items() if _gold_set(k) == gold}
-        if run.data.tags.get(f"eval.{gold}.sha256") == metrics_digest(part):
-            trusted |= part
+        logged = (tags.get(f"eval.{gold}.metrics") or "").split(",")
+        part = {k: metrics[k] for k in logged if k in metrics}
+        provenance = {k: tags.get(f"eval.{gold}.{k}") for k in ("gold_sha256", "model_sha256", "source")}
+        provenance = {k: None if v in (None, "None") else v for k, v in provenance.items()}
+        provenance["documents"] = part.get(f"eval.{gold}.documents")
+        payload = vetting.evaluation_payload(mv.run_id, gold, part, provenance)
+        try:
+            ok = vetting.verifies(payload, tags.get(f"eval.{gold}.signature"))
+        except vetting.GateKeyProblem as exc:
+            out.ignored[gold] = str(exc)
+            continue
+        if ok:
+            out.metrics.update(part)
+            out.provenance[gold] = provenance
         else:
-            ignored.append(gold)
-    return trusted, ignored
+            out.ignored[gold] = ("not logged by an evaluation of this product (no signature, or "
+                                 "metrics changed after it signed them)")  # fmt: skip
+    return out
 
 
 def log_pipeline_model(pipeline_dir: str | Path, *, registered_model_name: str | None = MODEL_NAME):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from deid.ops import mlflow_registry as registry
 from deid.ops.mlflow_registry import PIPELINE_ARTIFACT
@@ -27,9 +28,12 @@ class ModelSource:
     name: str | None = None
     version: str | None = None
     alias: str | None = None
+    # who vouched for a champion (deid.ops.vetting.summary: gate or override, when, who)
+    vetting: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, str | None]:
-        return {"uri": self.uri, "name": self.name, "version": self.version, "alias": self.alias}
+    def to_dict(self) -> dict[str, Any]:
+        out = {"uri": self.uri, "name": self.name, "version": self.version, "alias": self.alias}
+        return out | ({"vetting": dict(self.vetting)} if self.vetting else {})
 
 
 def is_model_uri(text: str) -> bool:
@@ -39,24 +43,36 @@ def is_model_uri(text: str) -> bool:
 def resolve_source(uri_or_path: str | Path) -> ModelSource:
     """Like :func:`resolve_model`, and says which registered version it is. An alias
     (``models:/deid-ner@champion``) is resolved to its version first and that version is
-    downloaded, so the version recorded is the one that runs even if the alias moves."""
+    downloaded, so the version recorded is the one that runs even if the alias moves. A
+    champion runs only with a vetting that verifies for the downloaded files
+    (``deid.ops.vetting.check_vetted``: the gate's or a recorded override's signature);
+    else :class:`deid.ops.vetting.NotVetted` says why."""
     text = str(uri_or_path)
     if not text.startswith("models:/"):
         return ModelSource(resolve_model(text), text)
     name, alias, version = _parse_models_uri(text)
+    mv = None
     if alias is not None:
         import mlflow
         from mlflow.exceptions import MlflowException
 
         client = registry.get_client(mlflow.get_tracking_uri())
         try:
-            version = str(client.get_model_version_by_alias(name, alias).version)
+            mv = client.get_model_version_by_alias(name, alias)
         except MlflowException as exc:
             raise ModelNotFound(
                 f"{text}: {_first_line(exc)} (tracking store {mlflow.get_tracking_uri()})"
             ) from None
+        version = str(mv.version)
     pinned = f"models:/{name}/{version}" if version is not None else text
-    return ModelSource(resolve_model(pinned), text, name, version, alias)
+    local = resolve_model(pinned)
+    checked = None
+    if alias == registry.CHAMPION and mv is not None:
+        from deid.ops.vetting import check_vetted
+
+        checked = check_vetted(mv, local)
+        logger.info("%s: version %s, vetted by %s", text, version, checked["kind"])
+    return ModelSource(local, text, name, version, alias, checked)
 
 
 def _parse_models_uri(text: str) -> tuple[str, str | None, str | None]:

@@ -13,6 +13,7 @@ Errors name the bucket and key, never object content.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,9 +79,13 @@ def list_keys(location: S3Location, s3: Any = None) -> list[str]:
     return sorted(keys)
 
 
-def download_prefix(url: str, target: str | Path, s3: Any = None) -> list[Path]:
+def download_prefix(
+    url: str, target: str | Path, s3: Any = None, *, write: Callable[[Path, bytes], None] | None = None
+) -> list[Path]:
     """Copy every object below ``url`` into ``target`` keeping relative paths; objects already
-    there with the same size are not fetched again (a re-run resumes cheaply)."""
+    there with the same size are not fetched again (a re-run resumes cheaply). ``write``:
+    how an object's bytes go to disk instead (``deid.ops.sealed.Seal.write``: encrypted; then
+    every object is fetched)."""
     location, s3 = S3Location.parse(url), s3 or client()
     target = Path(target)
     out: list[Path] = []
@@ -89,8 +94,9 @@ def download_prefix(url: str, target: str | Path, s3: Any = None) -> list[Path]:
         if not rel or any(part in ("", ".", "..") for part in rel.split("/")):
             continue  # not a plain relative path: never write outside target
         path = target / rel
-        size = s3.head_object(Bucket=location.bucket, Key=key)["ContentLength"]
-        if not (path.exists() and path.stat().st_size == size):
+        if write is not None:
+            write(path, s3.get_object(Bucket=location.bucket, Key=key)["Body"].read())
+        elif not (path.exists() and path.stat().st_size == s3.head_object(Bucket=location.bucket, Key=key)["ContentLength"]):
             path.parent.mkdir(parents=True, exist_ok=True)
             s3.download_file(location.bucket, key, str(path))
         out.append(path)

@@ -150,6 +150,17 @@ def write_word_list(path: Path, words: Iterable[str]) -> None:
         fh.write("\n".join(words) + "\n")
 
 
+def documents_sha256(docs: Iterable[Document]) -> str:
+    """sha256 of documents as the data contract writes them (one canonical JSON line each,
+    in order): which gold documents an evaluation scored, comparable with the committed
+    gold set (deid.ops.gate)."""
+    digest = hashlib.sha256()
+    for doc in docs:
+        line = json.dumps(doc.to_dict(), sort_keys=True, ensure_ascii=False) + "\n"
+        digest.update(line.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
 def read_documents(path: str | Path) -> list[Document]:
     """Read a JSONL file of documents (the data contract), ``.jsonl`` or ``.jsonl.xz``."""
     return [Document.from_dict(rec) for rec in read_jsonl(path)]
@@ -193,11 +204,20 @@ def _utf8_or_cp1252(data: bytes, name: str) -> tuple[str, str]:
     """UTF-8, or Windows-1252 when the bytes hold no more valid UTF-8 sequences than invalid
     bytes: a cp1252 German text has an invalid byte at every umlaut and hardly ever a valid
     sequence, while a UTF-8 file with one broken or truncated sequence has many valid ones;
-    guessing cp1252 there would garble every umlaut, so it is rejected instead."""
+    guessing cp1252 there would garble every umlaut, so it is rejected instead. A file that
+    is valid UTF-8 up to a multi-byte character cut at its very end (an all-ASCII text cut
+    inside a final "ü") was truncated: rejected too, never read as cp1252."""
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError as exc:
         first = exc.start
+        if exc.end == len(data) and exc.reason == "unexpected end of data":
+            try:  # only the last character is cut: a UTF-8 file truncated, not a cp1252 one
+                data[: exc.start].decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                raise InputError(f"{name}: not valid UTF-8 (cut inside its last character, byte {first})") from None
     escaped = data.decode("utf-8", "surrogateescape")  # each invalid byte -> one U+DC80..DCFF
     invalid = sum(1 for ch in escaped if "\udc80" <= ch <= "\udcff")
     if sum(1 for ch in escaped if ord(ch) > 127) - invalid >= invalid:

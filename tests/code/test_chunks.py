@@ -12,9 +12,12 @@ import pytest
 
 from deid.ops import chunks
 from deid.ops.batch import run_batch
+from deid.ops.sealed import Seal
 from deid.schema import Document
 from deid.sources.io import read_jsonl
 from tests.conftest import read_source
+
+SEAL = Seal()  # the run's key of the chunk files (deid.ops.sealed)
 
 DECISIONS = ("decisions/bag/1-azr-62-23.txt.xz", "decisions/bag/1-azr-74-23.txt.xz",
              "decisions/bag/9-azr-115-23.txt.xz")  # fmt: skip
@@ -46,17 +49,17 @@ process.fail = False
 
 
 def run_all(inbox: Path, work: Path, out: Path) -> tuple[chunks.Plan, chunks.RunOutputs]:
-    plan = chunks.plan_chunks(inbox, work, 2, location="s3://in/box")
+    plan = chunks.plan_chunks(inbox, work, 2, location="s3://in/box", seal=SEAL)
     for chunk in plan.chunks:
         results, quarantine = chunks.chunk_paths(chunk, work)
-        run_batch(chunk, results, process, quarantine=quarantine, show_progress=False)
+        run_batch(chunks.read_chunk(chunk, SEAL)[0], results, process, quarantine=quarantine, show_progress=False)
     return plan, chunks.write_outputs(work, out, plan.rejected)
 
 
 def test_plan_quarantines_unreadable_inputs_with_their_location(
     inbox: Path, tmp_path: Path
 ) -> None:
-    plan = chunks.plan_chunks(inbox, tmp_path / "work", 2, location="s3://in/box")
+    plan = chunks.plan_chunks(inbox, tmp_path / "work", 2, location="s3://in/box", seal=SEAL)
     assert (plan.documents, plan.already_done, len(plan.chunks)) == (3, 0, 2)
     assert {r["input"]: r["reason"] for r in plan.rejected} == {
         "s3://in/box/empty.txt": "empty file",
@@ -97,13 +100,13 @@ def test_failed_document_is_quarantined_then_redone_on_the_next_run(
 
 def test_nothing_left_to_do_plans_no_chunk(inbox: Path, tmp_path: Path) -> None:
     run_all(inbox, tmp_path / "work", tmp_path / "out")
-    plan = chunks.plan_chunks(inbox, tmp_path / "work", 2)
+    plan = chunks.plan_chunks(inbox, tmp_path / "work", 2, seal=SEAL)
     assert (plan.chunks, plan.already_done) == ([], 3)
 
 
 def test_chunk_size_must_be_positive(inbox: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="chunk_size"):
-        chunks.plan_chunks(inbox, tmp_path, 0)
+        chunks.plan_chunks(inbox, tmp_path, 0, seal=SEAL)
 
 
 # --- issue 18: records that cannot be planned, duplicates, clear copies, lineage ----------------
@@ -118,9 +121,9 @@ def test_a_record_that_cannot_be_written_is_quarantined_and_the_rest_goes_on(tmp
     lines = [{"id": "a", "text": texts[0]}, {"id": "b", "text": broken}, {"id": "c", "text": texts[2]}]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
-    plan = chunks.plan_chunks(source, tmp_path / "work", 8)
+    plan = chunks.plan_chunks(source, tmp_path / "work", 8, seal=SEAL)
     assert plan.documents == 2 and len(plan.chunks) == 1
-    assert [r["id"] for r in read_jsonl(plan.chunks[0])] == ["a", "c"]
+    assert [d.id for d in chunks.read_chunk(plan.chunks[0], SEAL)[0]] == ["a", "c"]
     (row,) = plan.rejected
     assert row.get("id") == "b" and row["reason"]
     assert texts[1][:60] not in json.dumps(plan.rejected, ensure_ascii=False)
@@ -133,17 +136,17 @@ def test_a_duplicate_id_is_quarantined_with_a_reason_not_merged(tmp_path: Path) 
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
     work, out = tmp_path / "work", tmp_path / "out"
-    plan = chunks.plan_chunks(source, work, 8, location="s3://in/docs.jsonl")
+    plan = chunks.plan_chunks(source, work, 8, location="s3://in/docs.jsonl", seal=SEAL)
     assert plan.documents == 2
     assert [(r["input"], r["id"], r["reason"]) for r in plan.rejected] == [
         ("s3://in/docs.jsonl", "a", chunks.DUPLICATE_ID)
     ]
     for chunk in plan.chunks:
         results, quarantine = chunks.chunk_paths(chunk, work)
-        run_batch(chunk, results, process, quarantine=quarantine, show_progress=False)
+        run_batch(chunks.read_chunk(chunk, SEAL)[0], results, process, quarantine=quarantine, show_progress=False)
     outputs = chunks.write_outputs(work, out, plan.rejected)
     assert (outputs.documents, outputs.quarantined) == (2, 1)
-    again = chunks.plan_chunks(source, work, 8)  # a re-run: the first 'a' is done, the second
+    again = chunks.plan_chunks(source, work, 8, seal=SEAL)  # a re-run: the first 'a' is done, the second
     assert (again.already_done, again.chunks, len(again.rejected)) == (2, [], 1)  # still refused
 
 
@@ -171,14 +174,14 @@ def test_results_carry_the_lineage_of_each_record(inbox: Path, tmp_path: Path) -
                          "alias": "champion"}, "pipeline_sha256": "ab" * 32,
                "components": {"deid": "0.1.0"}, "git_commit": "c" * 40}  # fmt: skip
     work, out = tmp_path / "work", tmp_path / "out"
-    plan = chunks.plan_chunks(inbox, work, 2)
+    plan = chunks.plan_chunks(inbox, work, 2, seal=SEAL)
     for chunk in plan.chunks:
         results, quarantine = chunks.chunk_paths(chunk, work)
 
         def with_lineage(doc: Document) -> dict:
             return chunks.output_record(doc, {"id": doc.id, "text": "x", "spans": []}, lineage)
 
-        run_batch(chunk, results, with_lineage, quarantine=quarantine, show_progress=False)
+        run_batch(chunks.read_chunk(chunk, SEAL)[0], results, with_lineage, quarantine=quarantine, show_progress=False)
     chunks.write_outputs(work, out, plan.rejected)
     texts = {Path(r).name.removesuffix(".txt.xz"): read_source(r) for r in DECISIONS}
     rows = list(read_jsonl(out / chunks.RESULTS))
@@ -188,12 +191,12 @@ def test_results_carry_the_lineage_of_each_record(inbox: Path, tmp_path: Path) -
         assert row["lineage"] == lineage | {"input_sha256": digest}
 
 
-def test_a_docx_comes_back_as_docx_and_a_changed_one_is_quarantined(tmp_path: Path) -> None:
+def test_a_docx_comes_back_as_docx_from_the_bytes_it_was_planned_with(tmp_path: Path) -> None:
     """A real rules-only pipeline over a DOCX decision and two plain-text ones: the DOCX is
     written back in its format among the outputs (the account number gone from its XML, its
-    text the results file's), plain text only in the results file; a DOCX whose file changed
-    after planning is quarantined (the reason names the error class, never the file name) and
-    the chunk goes on."""
+    text the results file's), plain text only in the results file. The sealed chunk carries
+    the file's bytes as planned: a DOCX changed on disk after planning still comes back as
+    the document that was analyzed (it used to be quarantined: the chunk read it again)."""
     import io
     import zipfile
 
@@ -210,23 +213,22 @@ def test_a_docx_comes_back_as_docx_and_a_changed_one_is_quarantined(tmp_path: Pa
     for rel in DECISIONS[:2]:
         (inbox / Path(rel).name.removesuffix(".xz")).write_text(read_source(rel), encoding="utf-8")
     pipeline = build_pipeline(config=PipelineConfig.rules_only())
-    plan = chunks.plan_chunks(inbox, work, 2)
+    plan = chunks.plan_chunks(inbox, work, 2, seal=SEAL)
     (inbox / "changed.docx").write_bytes(_edited(data))
     for chunk in plan.chunks:
-        chunks.anonymize_chunk(chunk, work, pipeline, "label")
+        chunks.anonymize_chunk(chunk, work, pipeline, "label", seal=SEAL)
     summary = chunks.write_outputs(work, out, plan.rejected)
 
-    assert (summary.documents, summary.quarantined) == (3, 1)
-    (failed,) = read_jsonl(out / chunks.QUARANTINE)
-    assert (failed["id"], failed["reason"]) == ("changed", "processing failed: InputError")
-    assert summary.files[4:] == ["documents/sub/urteil.docx"]
+    assert (summary.documents, summary.quarantined) == (4, 0)
+    assert summary.files[4:] == ["documents/changed.docx", "documents/sub/urteil.docx"]
     written = (out / "documents/sub/urteil.docx").read_bytes()
     with zipfile.ZipFile(io.BytesIO(written)) as archive:
         xml = b"".join(archive.read(n) for n in archive.namelist())
     assert IBAN.encode() not in xml and b"[ID]" in xml
     results = {r["id"]: r for r in read_jsonl(out / chunks.RESULTS)}
     assert formats.read(written, name="urteil.docx").text == results["sub/urteil"]["text"]
-    assert sorted(p.name for p in (out / "documents").rglob("*") if p.is_file()) == ["urteil.docx"]
+    assert (out / "documents/changed.docx").read_bytes() == written  # the planned bytes, not the edit
+    assert sorted(p.name for p in (out / "documents").rglob("*") if p.is_file()) == ["changed.docx", "urteil.docx"]
 
 
 def _edited(data: bytes) -> bytes:
@@ -241,3 +243,37 @@ def _edited(data: bytes) -> bytes:
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()
+
+
+# --- issue 27: the run's copies of its inputs are sealed, and go when it fails ---------------------
+
+
+def test_chunk_files_are_sealed_with_the_run_key_only(inbox: Path, tmp_path: Path) -> None:
+    """What a run writes of its inputs holds no text in clear; another run's key (a re-run
+    after kill -9) cannot open it, and the next plan replaces it."""
+    from deid.sources.io import InputError
+
+    work = tmp_path / "work"
+    plan = chunks.plan_chunks(inbox, work, 2, seal=SEAL)
+    texts = [read_source(rel) for rel in DECISIONS]
+    raw = b"".join(Path(c).read_bytes() for c in plan.chunks)
+    assert not any(t[:40].encode() in raw or t[-40:].encode() in raw for t in texts)
+    with pytest.raises(InputError, match="not sealed by this run"):
+        chunks.read_chunk(plan.chunks[0], Seal())
+    again = chunks.plan_chunks(inbox, work, 2, seal=Seal())
+    assert again.chunks == plan.chunks and len(list((work / chunks.CHUNK_DIR).iterdir())) == len(plan.chunks)
+
+
+def test_a_failed_or_cancelled_flow_run_removes_the_copies_of_its_inputs(inbox: Path, tmp_path: Path) -> None:
+    """The anonymize flow's hook on failure, crash and cancellation (flows.anonymize)."""
+    from types import SimpleNamespace
+
+    from flows.anonymize import discard_after_failure, work_dir_for
+
+    work = work_dir_for(str(tmp_path), "s3://out/box")
+    chunks.plan_chunks(inbox, work, 2, seal=SEAL)
+    (work / chunks.INPUT_DIR).mkdir()
+    SEAL.write(work / chunks.INPUT_DIR / "x.txt", b"staged")
+    run = SimpleNamespace(id="r-1", parameters={"project_dir": str(tmp_path), "output": "s3://out/box"})
+    discard_after_failure(None, run, SimpleNamespace(type=SimpleNamespace(value="CRASHED")))
+    assert not (work / chunks.CHUNK_DIR).exists() and not (work / chunks.INPUT_DIR).exists()

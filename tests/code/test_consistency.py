@@ -71,3 +71,57 @@ def test_a_3_mb_decision_with_a_span_on_every_other_capitalized_word(sources: Pa
     added = [s for s in out if s.source == "consistency"]
     assert added and all(text[s.start : s.end] == text[s.start : s.end].strip() for s in added)
     assert all(a.end <= b.start for a, b in pairwise(added))  # never two on one mention
+
+
+# --- every mention (issue 27, item 2): canaries in real decisions ---------------------------------
+
+
+def _canary_run(version: int, found: str = "Jana Wolkenhammer") -> list[tuple[int, str]]:
+    """The rule chain (recognizers, keep zones, filters, consistency ``version``) on the seven
+    planted decisions, the model having found ``found`` once in each (at its introduction,
+    score 0.9), then the ``label`` operator: per decision, the canary mentions left and the
+    anonymized text."""
+    from dataclasses import replace as with_changes
+
+    from deid.anonymizer.chain import step
+    from deid.anonymizer.operators import anonymize_text
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+    from tests.code import canaries
+
+    config = PipelineConfig.rules_only()
+    chain = tuple(step("consistency", version) if s.name == "consistency" else s for s in config.chain)
+    pipeline = build_pipeline(config=with_changes(config, chain=chain))
+    texts = [canaries.planted(d) for d in canaries.DECISIONS]
+    model = []
+    for text in texts:
+        at = text.index(found, text.index(canaries.FIRST) if found in canaries.FIRST else 0)
+        model.append([Span(at, at + len(found), "PERSON", 0.9, "model")])
+    out = []
+    for text, spans in zip(texts, pipeline.analyze_many(texts, model)):
+        anonymized = anonymize_text(text, spans, "label", doc_id="canary").text
+        out.append((canaries.count(anonymized), anonymized))
+    return out
+
+
+@pytest.mark.slow
+def test_a_name_found_once_is_neutralized_in_every_mention() -> None:
+    """A made-up surname in seven real decisions, 105 mentions: after titles and roles,
+    inflected, possessive, in capitals, hyphenated. The model finds the full name once per
+    decision; consistency version 2 takes every other mention, none stays in clear."""
+    from tests.code import canaries
+
+    assert sum(canaries.count(canaries.planted(d)) for d in canaries.DECISIONS) >= 100
+    results = _canary_run(2)
+    assert [left for left, _ in results] == [0] * len(canaries.DECISIONS)
+    assert "[PERSON" in results[0][1] and "Jana" not in results[0][1]
+    titled = _canary_run(2, found="Frau Wolkenhammer")  # the span the model gave holds the title
+    assert [left for left, _ in titled] == [0] * len(canaries.DECISIONS)
+
+
+@pytest.mark.slow
+def test_consistency_version_1_left_mentions_in_clear() -> None:
+    """What issue 27 found: version 1 propagates the exact string only, so the genitive, the
+    capitals and a name found after its title stayed in clear."""
+    left = [n for n, _ in _canary_run(1)]
+    assert all(n > 0 for n in left), left
+    assert all(n > 0 for n, _ in _canary_run(1, found="Frau Wolkenhammer"))

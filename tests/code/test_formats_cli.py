@@ -18,6 +18,7 @@ from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
 from deid.app.cli import app
 from deid.ops import chunks
 from deid.ops.batch import run_batch
+from deid.ops.sealed import Seal
 from deid.sources import formats
 from deid.sources.io import read_jsonl
 from tests.code.formats_data import IBAN, decision
@@ -25,6 +26,8 @@ from tests.code.test_formats_court_xml import build_xml, build_zip
 from tests.code.test_formats_docx import build_docx
 from tests.code.test_formats_html import build_html
 from tests.code.test_formats_pdf import build_pdf
+
+SEAL = Seal()  # the run's key of the chunk files (deid.ops.sealed)
 
 GOOD = ["urteil.docx", "urteil-scan.pdf", "beschluss.html", "KVRE123452024.zip", "urteil-alt.txt"]
 
@@ -107,7 +110,7 @@ def test_the_cli_writes_every_document_in_its_own_format(tmp_path: Path) -> None
 @pytest.mark.slow
 def test_the_flow_plans_chunks_from_every_format(tmp_path: Path) -> None:
     source, work, out = inbox(tmp_path), tmp_path / "work", tmp_path / "out"
-    plan = chunks.plan_chunks(source, work, 2, location="s3://in/box")
+    plan = chunks.plan_chunks(source, work, 2, location="s3://in/box", seal=SEAL)
     assert plan.documents == 5 and len(plan.chunks) == 3
     assert sorted((r["input"], r.get("id"), r["reason"]) for r in plan.rejected) == [
         ("s3://in/box", "urteil-alt", chunks.DUPLICATE_ID),
@@ -117,7 +120,7 @@ def test_the_flow_plans_chunks_from_every_format(tmp_path: Path) -> None:
     rules = build_pipeline(config=PipelineConfig.rules_only())
     for chunk in plan.chunks:
         results, quarantine = chunks.chunk_paths(chunk, work)
-        run_batch(chunk, results, lambda d: chunks.output_record(d, rules.anonymize(d)), quarantine=quarantine,
+        run_batch(chunks.read_chunk(chunk, SEAL)[0], results, lambda d: chunks.output_record(d, rules.anonymize(d)), quarantine=quarantine,
                   show_progress=False)  # fmt: skip
     chunks.write_outputs(work, out, plan.rejected)
     results = list(read_jsonl(out / chunks.RESULTS))

@@ -6,13 +6,14 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import pytest
 
-from deid.ops import gate
+from deid.ops import gate, vetting
 from deid.ops import mlflow_registry as registry
 from deid.ops.gate import GateConfig, decide, render_markdown
+from tests.conftest import commit_project
 
 pytestmark = pytest.mark.slow  # a real MLflow store with registered models: seconds per test
 
@@ -182,6 +183,9 @@ def test_markdown_table() -> None:
 _names = itertools.count()
 
 
+CONTENT = "c0" * 32  # the registered files of every version here (they have none to hash)
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     base = tmp_path_factory.mktemp("gate-mlflow")
@@ -191,11 +195,34 @@ def store(tmp_path_factory):
     return {"uri": uri, "client": client, "experiment_id": experiment_id}
 
 
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory):
+    """A project whose committed params.yaml has CFG as its gate section: what the gate
+    promotes on (its sets have no committed files: their signed evaluations count)."""
+    project = tmp_path_factory.mktemp("gate-project")
+    commit_project(project, {"gate": _section(CFG)})
+    return project
+
+
+def _section(cfg: GateConfig) -> dict:
+    return json.loads(json.dumps(asdict(cfg)))
+
+
+def sign_evaluation(client, run_id: str, values: dict[str, float], content: str = CONTENT) -> None:
+    """Tag ``values`` as the product's evaluations of files ``content`` sign them (what
+    ``registry.log_evaluation`` writes beside the metrics of a report)."""
+    for gold in {k.split(".")[1] for k in values}:
+        part = {k: v for k, v in values.items() if k.split(".")[1] == gold}
+        origin = {"gold_sha256": None, "model_sha256": content, "source": "test"}
+        for key, value in registry.evaluation_tags(run_id, gold, part, origin).items():
+            client.set_tag(run_id, key, value)
+
+
 @pytest.fixture
-def model(store):
-    """A fresh registered model per test; ``add(metrics)`` registers a version from a run
-    whose metrics carry the digest an evaluation logs beside them (``evaluated=False``: bare
-    metrics, as a hand-written report would put them there)."""
+def model(store, committed):
+    """A fresh registered model per test; ``add(metrics)`` registers a version (its files:
+    CONTENT) from a run whose metrics carry the signature an evaluation logs beside them
+    (``evaluated=False``: bare metrics, as a hand-written report would put them there)."""
     from mlflow.entities import Metric
 
     client, name = store["client"], f"gate-{next(_names)}"
@@ -204,16 +231,16 @@ def model(store):
     def add(values: dict[str, float], evaluated: bool = True) -> str:
         run = client.create_run(store["experiment_id"])
         client.log_batch(run.info.run_id, metrics=[Metric(k, v, 0, 0) for k, v in values.items()])
-        for gold in {k.split(".")[1] for k in values} if evaluated else ():
-            part = {k: v for k, v in values.items() if k.split(".")[1] == gold}
-            client.set_tag(run.info.run_id, f"eval.{gold}.sha256", registry.metrics_digest(part))
+        if evaluated:
+            sign_evaluation(client, run.info.run_id, values)
         client.set_terminated(run.info.run_id)
         mv = client.create_model_version(
-            name, source=f"{run.info.artifact_uri}/model", run_id=run.info.run_id
-        )
+            name, source=f"{run.info.artifact_uri}/model", run_id=run.info.run_id,
+            tags={vetting.CONTENT_TAG: CONTENT},
+        )  # fmt: skip
         return str(mv.version)
 
-    return {"name": name, "add": add, "client": client, "uri": store["uri"]}
+    return {"name": name, "add": add, "client": client, "uri": store["uri"], "project": committed}
 
 
 def _alias(model, alias: str) -> str | None:
@@ -221,10 +248,9 @@ def _alias(model, alias: str) -> str | None:
     return str(mv.version) if mv is not None else None
 
 
-def _gate(model, version: str, **kwargs) -> gate.GateDecision:
-    return gate.run_gate(
-        version, cfg=CFG, tracking_uri=model["uri"], model_name=model["name"], **kwargs
-    )
+def _gate(model, version: str, cfg: GateConfig = CFG, **kwargs) -> gate.GateDecision:
+    return gate.run_gate(version, cfg=cfg, tracking_uri=model["uri"], model_name=model["name"],
+                         project_dir=model["project"], **kwargs)  # fmt: skip
 
 
 def test_first_passing_model_becomes_champion(model) -> None:
@@ -263,7 +289,7 @@ def test_gate_with_fresh_evaluations_logs_them_to_the_run(model) -> None:
     report = {"overall": {"elements": {"precision": 0.7, "recall": 0.95, "f1": 0.8, "f2": 0.9}},
               "per_type": {"PERSON": {"gold_elements": 10, "element_recall": 0.97}},
               "leakage": {"leak_free_share": 1.0}}  # fmt: skip
-    decision = _gate(model, v1, evaluations={"ler": report, "bavaria": report})
+    decision = _gate(model, v1, evaluations={"ler": report, "bavaria": report}, model_sha256=CONTENT)
     assert decision.promote, decision.reasons
     run_id = model["client"].get_model_version(model["name"], v1).run_id
     assert model["client"].get_run(run_id).data.metrics["eval.bavaria.recall.PERSON"] == 0.97
@@ -331,6 +357,86 @@ def test_gate_ignores_metrics_no_evaluation_logged(model) -> None:
     run_id = model["client"].get_model_version(model["name"], edited).run_id
     model["client"].log_batch(run_id, metrics=[Metric("eval.ler.recall", 0.99, 1, 0)])
     assert not _gate(model, edited).promote and _alias(model, "champion") is None
+
+
+def test_metrics_with_an_unkeyed_digest_or_another_key_never_promote(model, tmp_path, monkeypatch) -> None:
+    """Issue 27, bypass 3: metrics written straight into MLflow with the digest the gate
+    used to trust (sha256 of the metrics, recomputable by anyone), or signed with a key that
+    is not the gate's, are ignored: no champion."""
+    import hashlib
+
+    client = model["client"]
+    forged = model["add"](metrics(), evaluated=False)
+    run_id = client.get_model_version(model["name"], forged).run_id
+    for gold in ("ler", "bavaria"):
+        part = {k: v for k, v in metrics().items() if k.split(".")[1] == gold}
+        client.set_tag(run_id, f"eval.{gold}.sha256", hashlib.sha256(json.dumps(sorted(part.items())).encode()).hexdigest())
+    decision = _gate(model, forged)
+    assert not decision.promote and "eval.ler.*: ignored, not logged by an evaluation of this product" in decision.reason
+    other = model["add"](metrics(), evaluated=False)
+    monkeypatch.setenv(vetting.KEY_FILE_ENV, str(tmp_path / "their.key"))
+    sign_evaluation(client, client.get_model_version(model["name"], other).run_id, metrics())
+    monkeypatch.undo()
+    assert not _gate(model, other).promote
+    assert _alias(model, "champion") is None and "vetted.payload" not in client.get_model_version(model["name"], other).tags
+
+
+def test_loosened_params_record_a_decision_but_never_promote(model) -> None:
+    """Issue 27, bypass 1: the gate run with other settings than the committed ones (a huge
+    ``min_documents`` that skips every set, or lower floors) decides and records, but
+    promotes nothing; the committed settings promote the same version."""
+    low = model["add"](metrics(recall=0.5))
+    lax = replace(CFG, min_documents={"ler": 10**9, "bavaria": 10**9})
+    skipped = _gate(model, low, lax)
+    assert not skipped.promote and "no gold set counted: nothing was gated" in skipped.reason
+    looser = _gate(model, low, replace(CFG, min_recall=0.1))
+    assert not looser.promote and _alias(model, "champion") is None
+    assert "gate settings differ from the committed params.yaml" in looser.reason and "min_recall" in looser.reason
+    tags = model["client"].get_model_version(model["name"], low).tags
+    assert tags["gate.decision"] == "reject" and "vetted.payload" not in tags
+    honest = model["add"](metrics())
+    assert _gate(model, honest).promote and _alias(model, "champion") == honest
+
+
+def test_a_promotion_is_signed_and_a_forged_one_is_refused(model) -> None:
+    """The gate signs the version it promotes (floors, metrics, content); production
+    (deid.ops.vetting.vetting_of) refuses a champion whose alias or gate tags were written
+    by hand or whose signed vetting was changed, and a manual promote of a version with a
+    hand-written ``gate.decision`` needs the override."""
+    client, kw = model["client"], {"tracking_uri": model["uri"], "model_name": model["name"]}
+    v1, v2 = model["add"](metrics()), model["add"](metrics())
+    assert _gate(model, v1).promote
+    payload = vetting.vetting_of(client.get_model_version(model["name"], v1))
+    assert payload["kind"] == "gate" and payload["version"] == v1 and payload["model_sha256"] == CONTENT
+    assert payload["settings"]["min_recall"] == CFG.min_recall and payload["metrics"]["eval.ler.recall"] == 0.95
+    client.set_model_version_tag(model["name"], v2, "gate.decision", "promote")
+    client.set_registered_model_alias(model["name"], "champion", v2)
+    with pytest.raises(vetting.NotVetted, match="carries no signed vetting"):
+        vetting.vetting_of(client.get_model_version(model["name"], v2))
+    client.set_registered_model_alias(model["name"], "champion", v1)
+    with pytest.raises(gate.MoveRefused, match="carries no gate signature that verifies"):
+        gate.promote(v2, "the tag says promote", by="reviewer-a", **kw)
+    copied = client.get_model_version(model["name"], v1).tags
+    client.set_model_version_tag(model["name"], v2, vetting.PAYLOAD_TAG, copied[vetting.PAYLOAD_TAG])
+    client.set_model_version_tag(model["name"], v2, vetting.SIGNATURE_TAG, copied[vetting.SIGNATURE_TAG])
+    with pytest.raises(vetting.NotVetted, match="signed for .* version " + v1):
+        vetting.vetting_of(client.get_model_version(model["name"], v2))
+    client.set_model_version_tag(model["name"], v1, vetting.PAYLOAD_TAG, copied[vetting.PAYLOAD_TAG].replace("0.95", "0.99"))
+    with pytest.raises(vetting.NotVetted, match="does not verify"):
+        vetting.vetting_of(client.get_model_version(model["name"], v1))
+
+
+def test_an_override_is_signed_and_recorded_as_an_override(model) -> None:
+    client, kw = model["client"], {"tracking_uri": model["uri"], "model_name": model["name"]}
+    rejected = model["add"](metrics(recall=0.5))
+    assert not _gate(model, rejected).promote
+    gate.promote(rejected, "misses are keep entities, checked by hand", by="reviewer-a", override_gate=True, **kw)
+    mv = client.get_model_version(model["name"], rejected)
+    payload = vetting.vetting_of(mv)
+    assert (payload["kind"], payload["by"], payload["gate_decision"]) == ("override", "reviewer-a", "reject")
+    assert payload["reason"] == "misses are keep entities, checked by hand"
+    assert vetting.summary(payload) == {"kind": "override", "at": payload["at"], "by": "reviewer-a"}
+    assert mv.tags["promote.override_gate"] == "true" and gate.alias_history(rejected, **kw)[-1]["override_gate"]
 
 
 def test_cli_gate_takes_no_evaluation_from_a_file(store, monkeypatch, tmp_path, root) -> None:
@@ -414,11 +520,11 @@ def test_a_champion_that_fails_its_regating_is_demoted(model) -> None:
     v1, v2 = model["add"](metrics(precision=0.7)), model["add"](metrics(precision=0.6))
     assert _gate(model, v1).promote and _gate(model, v2).promote
     assert (_alias(model, "champion"), _alias(model, "previous-champion")) == (v2, v1)
-    decision = gate.run_gate(v2, cfg=replace(CFG, min_precision=0.65), **kw)
+    decision = _gate(model, v2, replace(CFG, min_precision=0.65))
     assert not decision.promote
     assert f"version {v2} was the champion and is demoted: version {v1} (previous champion)" in decision.reason
     assert (_alias(model, "champion"), _alias(model, "previous-champion")) == (v1, None)
-    decision = gate.run_gate(v1, cfg=replace(CFG, min_precision=0.8), **kw)
+    decision = _gate(model, v1, replace(CFG, min_precision=0.8))
     assert not decision.promote and "demoted: no champion" in decision.reason
     assert _alias(model, "champion") is None
     assert [e["action"] for e in gate.alias_history(v1, **kw)][-2:] == ["gate-demote", "gate-demote"]

@@ -21,10 +21,13 @@ from deid.anonymizer.pipeline import Pipeline, PipelineConfig, build_pipeline
 from deid.app.cli import app
 from deid.ops import chunks
 from deid.ops.batch import run_batch, run_settings
+from deid.ops.sealed import Seal
 from deid.schema import Span
 from deid.sources.inputs import iter_input
 from deid.sources.io import InputError, Rejected, decode_text, read_jsonl
 from tests.conftest import read_source
+
+SEAL = Seal()  # the run's key of the chunk files (deid.ops.sealed)
 
 DECISION = "decisions/bag/9-azr-115-23.txt.xz"
 OTHER = "decisions/bag/1-azr-62-23.txt.xz"
@@ -107,11 +110,16 @@ def test_a_crlf_decision_gets_the_spans_of_its_lf_twin() -> None:
 def test_a_truncated_utf8_file_is_rejected_not_read_as_cp1252(tmp_path: Path) -> None:
     data = read_source(DECISION).encode("utf-8")
     assert data.count("ä".encode()) > 10
-    with pytest.raises(InputError, match=r"not valid UTF-8 \(1 invalid bytes, first at byte"):
+    with pytest.raises(InputError, match=r"not valid UTF-8 \(cut inside its last character, byte"):
         decode_text(data + "ä".encode()[:1], name="cut.txt")
     (tmp_path / "cut.txt").write_bytes(data[:-1] + "ü".encode()[:1])
     [item] = iter_input(tmp_path / "cut.txt")
     assert isinstance(item, Rejected) and item.reason.startswith("not valid UTF-8")
+    # issue 27: an all-ASCII text cut inside a final "ü" has no other multi-byte character to
+    # tell it by, and was read as cp1252 ("Ã" at its end)
+    ascii_only = "".join(ch for ch in read_source(DECISION) if ord(ch) < 128).encode("ascii")
+    with pytest.raises(InputError, match=r"cut inside its last character"):
+        decode_text(ascii_only + "ü".encode()[:1], name="cut.txt")
     # a real Windows-1252 export is still read, as cp1252
     text, codec = decode_text(read_source(DECISION).encode("cp1252"), name="old.txt")
     assert (text, codec) == (read_source(DECISION), "cp1252")
@@ -148,7 +156,8 @@ def test_every_bad_jsonl_record_is_quarantined_and_later_lines_are_done(tmp_path
         assert all(r["path"] == str(source) and r["sha256"] for r in rows)
     reasons = [r["reason"] for r in rows]
     assert reasons[0].startswith("not valid JSON") and reasons[1] == "not a JSON object"
-    assert reasons[2] == "bad 'spans' (KeyError)" and "lone surrogate" in reasons[3]
+    assert reasons[2] == "bad 'spans.0.end': Field required"
+    assert reasons[3] == "not valid JSON (unexpected end of hex escape at line 1 column 34)"  # a lone surrogate
     assert all(r.startswith("unsafe id") for r in reasons[4:])
     assert sorted(r["id"] for r in read_jsonl(out / "spans.jsonl")) == ["a", "c", "f"]
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.txt"))
@@ -237,10 +246,10 @@ def flow_run(source: Path, work: Path, out: Path, process, settings=None) -> chu
     run each chunk, merge."""
     if settings is not None:
         chunks.forget_other_results(work, settings)
-    plan = chunks.plan_chunks(source, work, 2, location="s3://in/box.jsonl")
+    plan = chunks.plan_chunks(source, work, 2, location="s3://in/box.jsonl", seal=SEAL)
     for chunk in plan.chunks:
         results, quarantine = chunks.chunk_paths(chunk, work)
-        run_batch(chunk, results, process, quarantine=quarantine, show_progress=False)
+        run_batch(chunks.read_chunk(chunk, SEAL)[0], results, process, quarantine=quarantine, show_progress=False)
     chunks.write_outputs(work, out, plan.rejected)
     return plan
 
@@ -250,11 +259,11 @@ def test_flow_quarantine_rows_of_bad_records_carry_line_and_id(tmp_path: Path) -
     records = [{"id": "a", "text": read_source(DECISION)}, {"id": "b", "text": ["x"]}]
     lines = [json.dumps(r) for r in records] + ["{broken", json.dumps({"id": "c", "text": "M."})]
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    plan = chunks.plan_chunks(source, tmp_path / "work", 2, location="s3://in/box.jsonl")
+    plan = chunks.plan_chunks(source, tmp_path / "work", 2, location="s3://in/box.jsonl", seal=SEAL)
     assert plan.documents == 2  # a and c: the lines after the broken one are still read
     assert [(r["input"], r["line"], r.get("id"), r["reason"]) for r in plan.rejected] == [
-        ("s3://in/box.jsonl", 2, "b", "'text' must be a string"),
-        ("s3://in/box.jsonl", 3, None, "not valid JSON (Expecting property name enclosed in double quotes)"),
+        ("s3://in/box.jsonl", 2, "b", "bad 'text': Input should be a valid string"),
+        ("s3://in/box.jsonl", 3, None, "not valid JSON (key must be a string at line 1 column 2)"),
     ]  # fmt: skip
 
 
@@ -304,3 +313,81 @@ def test_the_flow_refuses_an_unknown_operator_before_reading_input(tmp_path: Pat
         flow.fn(input=str(tmp_path / "in"), output=str(tmp_path / "out"), operator="foo",
                 project_dir=str(tmp_path), track=False)  # fmt: skip
     assert list(tmp_path.iterdir()) == []
+
+
+# --- issue 27: records that are valid JSON to Python but not a document ------------------------------
+
+
+def hostile_records() -> tuple[list[str], dict[str, str]]:
+    """Two real decisions around the records the audit found stopping a whole batch (rc 1,
+    no output, no quarantine), and the reason each must be quarantined with."""
+    text, other = read_source(DECISION), read_source(OTHER)
+    body = json.dumps(text[:2000])  # real text inside each bad record
+    span = '"spans": [{"start": 0, "end": %s, "label": "PERSON"}]'
+    bad = {
+        "infinity": (span % "Infinity", "bad 'spans.0.end': Input should be a valid integer"),
+        "huge": (span % "1e400", "bad 'spans.0.end': Input should be a valid integer"),
+        "digits": (span % ("9" * 5000), "not valid JSON (number out of range"),
+        "float": (span % "3.5", "bad 'spans.0.end': Input should be a valid integer"),
+        "past-end": (span % 2001, "bad 'spans': a span ends beyond the end of the text"),
+        "nested": ('"meta": {"x": %s}' % ("[" * 50_000 + "]" * 50_000), "not valid JSON (recursion limit"),
+    }  # fmt: skip
+    lines = [json.dumps({"id": "first", "text": text})]
+    lines += [f'{{"id": "{name}", "text": {body}, {extra}}}' for name, (extra, _) in bad.items()]
+    lines.append(json.dumps({"id": "last", "text": other}))
+    return lines, {name: reason for name, (_, reason) in bad.items()}
+
+
+def test_hostile_numbers_nesting_and_offsets_are_quarantined_and_the_batch_goes_on(tmp_path: Path) -> None:
+    """Issue 27, item 3: Infinity or 1e400 in a span, a 5,000-digit integer, deeply nested
+    JSON, a float offset and a span past the end of the text: each record is quarantined
+    with its line and reason (the schema of deid.sources.records), both good decisions are
+    anonymized, by the command line and by the flow's chunk planning alike."""
+    lines, reasons = hostile_records()
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, _ = anonymize("--input", str(source), "--output", str(tmp_path / "cli.jsonl"))
+    assert code == 0
+    assert sorted(r["id"] for r in read_jsonl(tmp_path / "cli.jsonl")) == ["first", "last"]
+    rows = list(read_jsonl(tmp_path / "cli.quarantine.jsonl"))
+    assert [r["line"] for r in rows] == list(range(2, 2 + len(reasons)))
+    # the id of a record that is JSON (to the same bounded parser): what an operator looks for
+    assert [r.get("id") for r in rows] == [None if why.startswith("not valid JSON") else n for n, why in reasons.items()]
+    for row, (name, reason) in zip(rows, reasons.items()):
+        assert row["reason"].startswith(reason), (name, row["reason"])
+
+    def nothing(doc):
+        return chunks.output_record(doc, {"id": doc.id, "text": "x", "spans": []})
+
+    plan = flow_run(source, tmp_path / "work", tmp_path / "out", nothing)
+    assert plan.documents == 2 and [r["reason"] for r in plan.rejected] == [r["reason"] for r in rows]
+    assert all(r["input"] == "s3://in/box.jsonl" and r["line"] for r in plan.rejected)
+    assert read_source(DECISION)[:60] not in (tmp_path / "cli.quarantine.jsonl").read_text(encoding="utf-8")
+
+
+def test_hidden_files_and_folders_are_quarantined_with_a_reason(tmp_path: Path) -> None:
+    """Issue 27, item 6: a hidden file (an editor's lock file holding a real decision, a
+    copy in a hidden folder) was skipped without a word. Now each hidden file, and each
+    hidden folder once, is quarantined with the reason, never read; the decisions are done;
+    the command line and the flow alike."""
+    inbox = tmp_path / "in"
+    (inbox / "sub").mkdir(parents=True)
+    (inbox / ".git").mkdir()
+    (inbox / "urteil.txt").write_text(read_source(DECISION), encoding="utf-8")
+    (inbox / ".~lock.urteil.txt#").write_text(read_source(DECISION), encoding="utf-8")
+    (inbox / "sub" / ".kopie.txt").write_text(read_source(OTHER), encoding="utf-8")
+    (inbox / "sub" / "zwei.txt").write_text(read_source(OTHER), encoding="utf-8")
+    (inbox / ".git" / "entwurf.txt").write_text(read_source(OTHER), encoding="utf-8")
+    code, _, _ = anonymize("--input", str(inbox), "--output", str(tmp_path / "out.jsonl"))
+    assert code == 0
+    assert sorted(r["id"] for r in read_jsonl(tmp_path / "out.jsonl")) == ["sub/zwei", "urteil"]
+    rows = {Path(r["path"]).relative_to(inbox).as_posix(): r for r in read_jsonl(tmp_path / "out.quarantine.jsonl")}
+    assert {p: r["reason"] for p, r in rows.items()} == {
+        ".git": "hidden folder (its name starts with '.'): not read",
+        ".~lock.urteil.txt#": "hidden file (its name starts with '.'): not read",
+        "sub/.kopie.txt": "hidden file (its name starts with '.'): not read",
+    }
+    assert rows["sub/.kopie.txt"]["size"] == len(read_source(OTHER).encode()) and rows["sub/.kopie.txt"]["sha256"]
+    plan = chunks.plan_chunks(inbox, tmp_path / "work", 2, location="s3://in/box", seal=SEAL)
+    assert plan.documents == 2 and sorted(r["input"] for r in plan.rejected) == [
+        "s3://in/box/.git", "s3://in/box/.~lock.urteil.txt#", "s3://in/box/sub/.kopie.txt"]

@@ -15,8 +15,9 @@ import pytest
 from deid.anonymizer.ner import TokenClassifier
 from deid.anonymizer.pipeline import Pipeline, PipelineConfig
 from deid.ops import mlflow_registry as registry
+from deid.ops import vetting
 from deid.schema import Document
-from deid.sources.io import read_jsonl
+from deid.sources.io import read_jsonl, tree_sha256
 from deid.training.job import REPORT_FILE, TrainingOutput
 from deid.training.loop import EpochStats, TrainResult
 from deid.training.models import ModelSpec, build_model
@@ -362,10 +363,11 @@ def test_cli_anonymize_without_model_uses_the_champion_and_says_so(
     from typer.testing import CliRunner
 
     from deid.app.cli import app
+    from deid.ops.gate import promote
     from deid.ops.model_store import resolve_model
 
-    client = registry.get_client(store["uri"])
-    client.set_registered_model_alias(registry.MODEL_NAME, registry.CHAMPION, logged.version)
+    promote(logged.version, "the untrained test pipeline, by hand", by="tests", override_gate=True,
+            tracking_uri=store["uri"])  # fmt: skip
     text = read_source(DECISION)[:600]
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"id": "doc-1", "text": text}) + "\n", encoding="utf-8")
@@ -378,6 +380,8 @@ def test_cli_anonymize_without_model_uses_the_champion_and_says_so(
                     f"of the tracking store {store['uri']}"]  # fmt: skip
     (record,) = list(read_jsonl(target))
     local = resolve_model(f"models:/{registry.MODEL_NAME}/{logged.version}")
+    vetted = record["lineage"]["model"].pop("vetting")
+    assert vetted["kind"] == "override" and vetted["by"] == "tests", "the override shows in every record"
     _assert_lineage(record["lineage"], text, logged.version, registry.CHAMPION, local)
 
 
@@ -460,7 +464,8 @@ def test_cli_register_evaluate_and_models(store, logged, pipeline_dir, evaluatio
     assert not math.isnan(run.data.metrics["eval.ler.recall"])
     assert run.data.tags["eval.ler.source"] == "deid evaluate-model gold.jsonl (2 documents)"
     mv = client.get_model_version(registry.MODEL_NAME, info["version"])
-    trusted, ignored = registry.evaluated_metrics(client, mv)
-    assert trusted["eval.ler.recall"] == run.data.metrics["eval.ler.recall"] and ignored == []
+    evaluated = registry.evaluated_metrics(client, mv)
+    assert evaluated.metrics["eval.ler.recall"] == run.data.metrics["eval.ler.recall"] and evaluated.ignored == {}
+    assert evaluated.provenance["ler"]["model_sha256"] == mv.tags[vetting.CONTENT_TAG] == tree_sha256(pipeline_dir)
     listing = runner.invoke(app, ["models"])
     assert listing.exit_code == 0 and "challenger" in listing.stdout

@@ -222,14 +222,15 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
     # the rest is params.yaml's chain but for the model, at version 2 since (precision by
     # hardware; version 1 runs fp32), the recognizers (version 2: a larger set), keep_zones
-    # (version 2: signature lines; 3: every layout) and legal_form, added last since
+    # (version 2: signature lines; 3: every layout), consistency (version 2: every mention of a
+    # name) and legal_form, added last since
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
     # ... and the policy step, which came with the profiles (a pipeline saved before has none)
     shipped = tuple(s for s in shipped if s.name != "policy")
     assert shipped[-1].name == "legal_form"
     assert [(s.name, s.config) for s in cfg.chain[1:]] == [(s.name, s.config) for s in shipped[1:-1]]
     assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == [
-        "model", "recognizers", "keep_zones",
+        "model", "recognizers", "keep_zones", "consistency",
     ]  # fmt: skip
     assert cfg.model.precision == "fp32" and shipped[0].config.precision == "auto"
     assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}
@@ -266,7 +267,7 @@ def test_unknown_switches_still_raise():
     cfg = with_money().without("keep_zones").configured("consistency", min_share=0.5)
     assert PipelineConfig.from_dict(cfg.to_dict()) == cfg
     saved = {e["name"]: e for e in cfg.to_dict()["chain"]}
-    assert saved["consistency"] == {"name": "consistency", "version": 1, "config": {"min_share": 0.5}}
+    assert saved["consistency"] == {"name": "consistency", "version": 2, "config": {"min_share": 0.5}}
 
 
 def test_an_unknown_component_or_key_names_the_closest_valid_one():
@@ -313,9 +314,9 @@ def test_the_anonymize_flow_checks_the_chain_before_reading_input(tmp_path, monk
 
     Pipeline(None, PipelineConfig().without("model")).save(tmp_path / "model")
     versions = chain_module.registry()["consistency"]
-    monkeypatch.setitem(chain_module._REGISTRY, "consistency", {2: replace(versions[1], version=2)})
+    monkeypatch.setitem(chain_module._REGISTRY, "consistency", {3: replace(versions[2], version=3)})
     with pytest.raises(ChainMismatch, match=r"registered from commit unknown\) cannot run on this worker: .*"
-                       r"'consistency' version 1, but this code has version 2"):  # fmt: skip
+                       r"'consistency' version 2, but this code has version 3"):  # fmt: skip
         resolve_model.fn(str(tmp_path / "model"), f"sqlite:///{tmp_path / 'mlflow.db'}")
 
 

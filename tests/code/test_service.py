@@ -346,7 +346,11 @@ def test_serving_the_champion_of_the_tracking_store(tmp_path: Path, pipeline_dir
     with registry.active_tracking(uri), mlflow.start_run(experiment_id=experiment):
         info = registry.log_pipeline_model(pipeline_dir)
     version = str(info.registered_model_version)
-    client.set_registered_model_alias(registry.MODEL_NAME, registry.CHAMPION, version)
+    from deid.ops import gate, vetting
+    from deid.sources.io import tree_sha256
+
+    client.set_model_version_tag(registry.MODEL_NAME, version, vetting.CONTENT_TAG, tree_sha256(pipeline_dir))
+    gate.promote(version, "the test pipeline", by="tests", override_gate=True, tracking_uri=uri)  # a signed champion
     svc = start_service(["--reviews", str(tmp_path / "reviews")], log=tmp_path / "serve.log", cwd=tmp_path,
                         env={"MLFLOW_TRACKING_URI": uri})  # fmt: skip
     try:
@@ -358,7 +362,7 @@ def test_serving_the_champion_of_the_tracking_store(tmp_path: Path, pipeline_dir
     assert body["in_use"]["rules_only"] is False
     pipeline_sha = hashlib.sha256((pipeline_dir / "pipeline.json").read_bytes()).hexdigest()
     assert body["in_use"]["pipeline_sha256"] == pipeline_sha
-    assert body["registry"]["aliases"] == {"champion": version}
+    assert body["registry"]["aliases"] == {"champion": version} and body["in_use"]["vetting"]["kind"] == "override"
     assert [v["version"] for v in body["registry"]["versions"]] == [version]
     assert analysis["lineage"]["model"]["version"] == version
     assert f"no --model: models:/deid-ner@champion (version {version})" in svc.logs()

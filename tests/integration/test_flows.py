@@ -16,7 +16,9 @@ its corpus pushed to an S3 DVC remote; then
     the review of a reserved decision refused, the agreement logged and shown.
 
 Floors and training size come from a params file written here, so decisions are
-deterministic: (a) needs recall ≥ 0.05 and gets it, (b) has recall 0.
+deterministic: (a) needs recall ≥ 0.05 and gets it, (b) has recall 0. The project commits
+those floors (and its first three documents per test set): the gate promotes only on the
+committed settings (issue 27), and the anonymize flow refuses a champion no gate signed.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ import yaml
 import deid.anonymizer.components  # noqa: F401 - registers the chain components
 from deid.anonymizer import chain
 from deid.ops import mlflow_registry as registry
-from deid.ops import versioning
+from deid.ops import versioning, vetting
+from deid.ops.gate import committed_gate
 from deid.schema import Document
 from deid.sources.io import read_documents, text_hash
 from tests.integration.conftest import FlowRun, Stack
@@ -81,6 +84,10 @@ def project(stack_env: Stack, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The temporary project with its corpus version pushed to an S3 DVC remote (and the
     local copy and cache removed, so the flow must pull it)."""
     root = make_project(tmp_path_factory.mktemp("project"))
+    params = yaml.safe_load((root / "params.yaml").read_text(encoding="utf-8"))
+    params["gate"].update(FLOORS | {"max_documents": EVAL_DOCS})  # the floors this project commits
+    (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    git(root, "commit", "-q", "-am", "the test floors: what the gate may promote on")
     versioning.configure_s3_remote(
         f"s3://dvc/{uuid.uuid4().hex[:8]}", stack_env.cfg.s3_url, repo=root
     )
@@ -229,6 +236,11 @@ def test_retrain_registers_a_champion_with_provenance(
     assert mv.tags["profile"] == "tiny" and mv.tags["gate.decision"] == "promote"
     metrics = client.get_run(result["run_id"]).data.metrics
     assert {"eval.ler.recall", "eval.bavaria.recall"} <= set(metrics)
+    vetted = vetting.vetting_of(mv)  # the gate signed what it evaluated, on the committed gold sets
+    committed = committed_gate(project)
+    assert vetted["kind"] == "gate" and vetted["commit"] == git(project, "rev-parse", "HEAD")
+    assert {name: g["sha256"] for name, g in vetted["gold"].items() if name in committed.gold} == committed.gold
+    assert vetted["model_sha256"] == mv.tags[vetting.CONTENT_TAG]
     # the model's artifacts went to the S3 artifact store of the MLflow server
     listed = stack_env.s3().list_objects_v2(Bucket="mlflow", Prefix="artifacts/")
     assert any(o["Key"].endswith("MLmodel") for o in listed.get("Contents", []))
@@ -466,6 +478,7 @@ def test_anonymize_progress_and_summary_artifacts(
     assert float(found["anonymize-progress"]["data"]) == 100.0
     summary = found["anonymize-summary"]["data"]
     assert "| in the output | 4 |" in summary and "empty file" in summary
+    assert "| vetted by | the gate, at " in summary
     assert flow_run(stack_env, anonymized[1])["state_type"] == "COMPLETED"
 
 
@@ -567,6 +580,27 @@ def test_the_anonymize_flow_refuses_a_champion_its_worker_cannot_run(
     from flows.anonymize import work_dir_for
 
     assert not out.exists() and not work_dir_for(str(project), str(out)).exists()
+
+
+def test_the_anonymize_flow_refuses_a_champion_made_by_hand(
+    stack_env: Stack, project: Path, inbox: dict[str, Any], retrained: FlowRun, worse: FlowRun, tmp_path: Path
+) -> None:
+    """Issue 27: the rejected version made champion straight in MLflow (alias moved, a gate
+    tag written) is refused by the nightly flow before any document, saying why."""
+    client = registry.get_client(stack_env.cfg.mlflow_url)
+    forged = worse.result["version"]
+    client.set_model_version_tag(registry.MODEL_NAME, forged, "gate.decision", "promote")
+    client.set_registered_model_alias(registry.MODEL_NAME, registry.CHAMPION, forged)
+    try:
+        out = tmp_path / "out"
+        run = stack_env.run_flow("anonymize", "--input", inbox["input"], "--output", str(out), "--project-dir",
+                                 str(project), "--no-track", cwd=project, expect_ok=False)  # fmt: skip
+    finally:
+        client.set_registered_model_alias(registry.MODEL_NAME, registry.CHAMPION, retrained.result["version"])
+        client.set_model_version_tag(registry.MODEL_NAME, forged, "gate.decision", "reject")
+    assert run.returncode == 1 and run.report["state"] == "FAILED"
+    assert f"version {forged} carries no signed vetting" in run.report["message"]
+    assert not out.exists()
 
 
 # --- manual registry moves ------------------------------------------------------------------

@@ -203,14 +203,17 @@ def evaluate_model_cmd(
 
 
 def _record_evaluation(source, gold_set: str, report: dict, how: str) -> None:
-    """The evaluation just computed, logged on the run of the version it evaluated."""
+    """The evaluation just computed, logged and signed on the run of the version it
+    evaluated, with the hashes of the documents and the model files it scored: the gate
+    counts it only for the committed gold set's documents (deid.ops.gate)."""
     import mlflow
 
     from deid.ops import mlflow_registry as registry
+    from deid.sources.io import tree_sha256
 
     client = registry.get_client(mlflow.get_tracking_uri())
     run_id = client.get_model_version(source.name, source.version).run_id
-    registry.log_evaluation(client, run_id, {gold_set: report}, source=how)
+    registry.log_evaluation(client, run_id, {gold_set: report}, source=how, model_sha256=tree_sha256(source.dir))
     logger.info("evaluation of %s version %s logged as gold set %s", source.name, source.version, gold_set)
 
 

@@ -4,8 +4,9 @@ Tracking URI: ``$MLFLOW_TRACKING_URI``, default ``sqlite:///mlflow.db`` in the c
 directory with artifacts under ``./mlruns/<experiment>``. Only ``register`` may create a new
 sqlite store; the other commands refuse one that does not exist.
 
-No command takes an evaluation from a file: the gate decides on evaluations an evaluation
-logged on the version's run (the retrain flow, or ``deid evaluate-model --record SET``).
+No command takes an evaluation from a file: the gate decides on evaluations the product
+logged and signed on the version's run (the retrain flow, or ``deid evaluate-model --record
+SET``), and promotes only on the committed params and gold sets (deid.ops.gate).
 """
 
 from __future__ import annotations
@@ -58,14 +59,16 @@ def gate_cmd(
     fail_on_reject: bool = typer.Option(False, help="Exit with status 1 when the gate rejects."),
 ) -> None:
     """Check a version against the floors and the champion on the evaluations logged on their
-    runs; promote it only if it passes. Re-gating the champion: a reject demotes it."""
+    runs; promote it only if it passes with the committed params.yaml (git HEAD of the current
+    directory) on the committed gold sets: other params decide and record, never promote.
+    Re-gating the champion: a reject demotes it."""
     from deid.ops.gate import load_gate_config, render_markdown, run_gate
 
     if not params.exists():
         raise typer.BadParameter(
             f"no parameter file at {params} (the gate: section sets the floors)"
         )
-    decision = run_gate(version, cfg=load_gate_config(params))
+    decision = run_gate(version, cfg=load_gate_config(params), project_dir=Path.cwd())
     if markdown:
         markdown.parent.mkdir(parents=True, exist_ok=True)
         markdown.write_text(render_markdown(decision), encoding="utf-8")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 from dataclasses import dataclass
 from importlib.metadata import version as package_version
@@ -26,8 +25,9 @@ from fastapi_offline import FastAPIOffline
 from deid.anonymizer.operators import OPERATORS, check_operator
 from deid.anonymizer.profiles import ProfileError
 from deid.app.service.analysis import analysis, span_out
-from deid.app.service.documents import Upload, describe, read_upload, render
+from deid.app.service.documents import UnsupportedFormat, Upload, describe, read_upload, render
 from deid.app.service.errors import STATUS, detail_of
+from deid.app.service.limits import DocumentSlots, parse_json
 from deid.app.service.progress import streamed, wants_stream
 from deid.app.service.queue_routes import QueueState, queue_routes
 from deid.app.service.review_routes import review_routes
@@ -202,6 +202,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # the last added is the outermost: the shield around everything, then the time limit
+    app.add_middleware(DocumentSlots)  # one document at work, a few waiting (deid.app.service.limits)
     app.add_middleware(BodyLimit, max_bytes=settings.max_bytes)
     app.add_middleware(TimeLimit, seconds=settings.timeout)
     app.add_middleware(ErrorShield)
@@ -237,10 +238,7 @@ async def _read_input(request: Request, settings: ServiceSettings) -> Input:
 
 
 async def _json_object(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise HTTPException(400, "the body is not JSON (send application/json or multipart/form-data)") from None
+    body = parse_json(await request.body())
     if not isinstance(body, dict):
         raise HTTPException(422, "the body must be a JSON object")
     return body
@@ -255,10 +253,7 @@ async def _read_form(request: Request, settings: ServiceSettings) -> Input:
     upload = await asyncio.to_thread(read_upload, file.filename, data, max_bytes=settings.max_bytes)
     fields: dict[str, Any] = {k: v for k, v in form.items() if k != "file" and isinstance(v, str)}
     if "spans" in fields:
-        try:
-            fields["spans"] = json.loads(fields["spans"])
-        except json.JSONDecodeError:
-            raise HTTPException(422, "'spans' must be a JSON list of spans") from None
+        fields["spans"] = parse_json(fields["spans"])
     return Input(upload.doc.text, upload, fields)
 
 

@@ -3,8 +3,8 @@
 One pipeline is loaded at start (``deid.anonymizer.pipeline.build_pipeline``; the same construction
 path as ``deid anonymize``) and analyses run one at a time: the CPU is shared anyway, and no
 layer of the pipeline has to be safe for concurrent use. Requests wait for the lock within
-their time limit; the pipeline's own per-document budget (``max_seconds``, set to the
-request timeout) ends an analysis whose request gave up.
+their time limit; the pipeline's time limit for a service's analysis (``max_seconds``, set
+to the request timeout; a batch is never timed) ends an analysis whose request gave up.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 from deid.anonymizer.budget import Deadline
 from deid.anonymizer.pipeline import Pipeline
+from deid.app.service.limits import service_overrides
 from deid.ops.lineage import Lineage, for_input, run_lineage
 from deid.ops.model_store import ModelSource
 from deid.schema import Span
@@ -59,9 +60,11 @@ class ServedModel:
     @staticmethod
     def budget_overrides(pipeline_config: Any, timeout: float) -> dict[str, float]:
         """Settings for ``build_pipeline``: an analysis stops by itself once its request's
-        time is up (checked between the pipeline's layers)."""
+        time is up (checked between the pipeline's layers), and a document has at most
+        ``deid.app.service.limits.SERVICE_MAX_TOKENS`` tokens (its memory)."""
         limit = pipeline_config.max_seconds
-        return {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
+        timed = {"max_seconds": float(timeout)} if timeout and (not limit or timeout < limit) else {}
+        return timed | service_overrides(pipeline_config)  # and a document's tokens capped
 
     def analyze(self, text: str, deadline: Deadline | None = None, profile: str | None = None) -> list[Span]:
         """The pipeline's spans (under ``profile``, default its own); ``deadline``: one that
@@ -69,7 +72,7 @@ class ServedModel:
         Progress`), else the pipeline's budget."""
         pipeline, _ = self.under(profile)
         with self._lock:
-            return pipeline.analyze(text, deadline)
+            return pipeline.analyze(text, deadline or Deadline(pipeline.config.max_seconds))
 
     @property
     def rules_only(self) -> bool:
