@@ -112,7 +112,7 @@ def training_set(p: CheckParams) -> list[gxe.Expectation]:
            "Placeholder labels outside deid.schema.LABELS have no model class.",
            column="unknown_label_spans", min_value=0, max_value=0),
         _e(gxe.ExpectColumnSumToBeBetween, "keep_labels_known",
-           "Keep labels outside deid.schema.KEEP_LABELS have no model class.",
+           "Keep labels outside deid.schema.KEEP_LABELS and ROLE_LABELS have no model class.",
            column="unknown_keep_spans", min_value=0, max_value=0),
         _e(gxe.ExpectColumnSumToBeBetween, "placeholder_share",
            "Column sum = placeholder elements / all training elements.",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from deid.schema import KEEP_LABELS, LABELS, REVIEWER, Document, Span, spans_from_dicts
+from deid.schema import KEEP_LABELS, LABELS, REVIEWER, ROLE_LABELS, Document, Span, spans_from_dicts
 from deid.sources.corpus import SPLITS, is_reserved
 from deid.sources.elements import Confusion
 from deid.sources.io import read_documents, read_jsonl
@@ -188,7 +188,7 @@ def training_table(
                 "unknown_label_spans": sum(n for lab, n in labels.items() if lab not in LABELS),
                 "keep_known": keep_known,
                 "keep_spans": len(keep),
-                "unknown_keep_spans": sum(1 for k in keep if k.label not in KEEP_LABELS),
+                "unknown_keep_spans": sum(1 for k in keep if k.label not in KEEP_LABELS + ROLE_LABELS),
             }
             row.update({label_column(lab): labels.get(lab, 0) for lab in LABELS})
             rows.append(row)
