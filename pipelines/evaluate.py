@@ -54,13 +54,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit("every --gold needs a --plot of the same name")
     from deid.anonymizer.pipeline import build_pipeline
     from deid.evaluation.gold_sets import evaluate_pipeline
+    from deid.evaluation.profiles import gold_profile
     from deid.sources.io import read_documents, write_jsonl
 
     pipeline = build_pipeline(args.model)
     methods = [m for m in args.methods.split(",") if m]
     metrics: dict[str, Any] = {}
     for name, path in gold.items():
-        report = evaluate_pipeline(pipeline, read_documents(path), methods)
+        # each set under the profile its courts follow (LER federal, Bavaria strict), every
+        # profile's headline beside it (deid.evaluation.profiles)
+        report = evaluate_pipeline(pipeline, read_documents(path), methods, profile=gold_profile(name))
         write_jsonl(args.reports / f"{name}.errors.jsonl", report.pop("errors", []))
         write_json(args.reports / f"{name}.json", report)
         metrics[name] = headline(report)

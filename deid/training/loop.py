@@ -13,6 +13,7 @@ element-level recall/precision), not token accuracy, so early stopping follows r
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import logging
 import math
@@ -396,7 +397,8 @@ class _Prefetch:
     def windows(self, epoch: int) -> list[Window]:
         out = self.first if epoch == 0 else self.upcoming.result()  # type: ignore[union-attr]
         if epoch + 1 < self.epochs:
-            self.upcoming = self.pool.submit(self.make, epoch + 1)
+            # in this thread's context (a Prefect task's run logger, say), as if it ran here
+            self.upcoming = self.pool.submit(contextvars.copy_context().run, self.make, epoch + 1)
         return out
 
     def __enter__(self) -> Self:
