@@ -17,6 +17,7 @@ import pytest
 
 from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
 from deid.ops import chunks, s3
+from deid.ops.sealed import Seal
 from deid.schema import LABELS
 from infra.stack import StackConfig, launch, s3_env, s3_ready, stop, wait_until
 from infra.workbench import Service, start_service
@@ -50,9 +51,10 @@ def batch(store: StackConfig, tmp_path_factory: pytest.TempPathFactory, monkeypa
     work = tmp_path_factory.mktemp("batch")
     texts = write_queue(work / "inbox")
     pipeline = build_pipeline(config=PipelineConfig.rules_only())
-    plan = chunks.plan_chunks(work / "inbox", work / "run", 8)
+    seal = Seal()  # the run's key of its chunk files (deid.ops.sealed)
+    plan = chunks.plan_chunks(work / "inbox", work / "run", 8, seal=seal)
     for chunk in plan.chunks:
-        chunks.anonymize_chunk(chunk, work / "run", pipeline)
+        chunks.anonymize_chunk(chunk, work / "run", pipeline, seal=seal)
     chunks.write_outputs(work / "run", work / "out", plan.rejected)
     client = s3.client()
     s3.ensure_bucket(BUCKET, client)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -92,10 +93,10 @@ def test_requests_beyond_the_queue_are_refused_at_once_and_memory_is_given_back(
     gate, analysing = threading.Event(), threading.Event()
     real = served.analyze
 
-    def held(text: str):
+    def held(text: str, *args: Any, **kwargs: Any) -> Any:
         analysing.set()
         gate.wait(60)
-        return real(text)
+        return real(text, *args, **kwargs)
 
     monkeypatch.setattr(served, "analyze", held)
     released: list[int] = []
@@ -107,10 +108,13 @@ def test_requests_beyond_the_queue_are_refused_at_once_and_memory_is_given_back(
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://deid", timeout=60) as client:
             first = asyncio.create_task(client.post("/analyze", json={"text": text}))
-            await asyncio.to_thread(analysing.wait, 60)
+            assert await asyncio.to_thread(analysing.wait, 60), (await first).text
             waiting = [asyncio.create_task(client.post("/analyze", json={"text": text})) for _ in range(8)]
-            while _slots(app)._waiting < 8:
+            for _ in range(6000):  # at most 60 s: a request that never queues fails, never hangs
+                if _slots(app)._waiting >= 8:
+                    break
                 await asyncio.sleep(0.01)
+            assert _slots(app)._waiting == 8
             refused = [await client.post("/analyze", json={"text": text}) for _ in range(3)]
             assert {r.status_code for r in refused} == {503}
             assert refused[0].headers["retry-after"] and "busy: 8 documents are waiting" in refused[0].text
