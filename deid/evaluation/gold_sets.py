@@ -23,6 +23,7 @@ from deid.evaluation.metrics import entity_candidates, evaluate, random_candidat
 from deid.evaluation.profiles import set_aside, under_profile
 from deid.schema import PROFILES, Document, Span
 from deid.sources.elements import Confusion, element_flags, text_elements
+from deid.sources.io import documents_sha256
 from deid.sources.textedit import apply_replacements
 
 logger = logging.getLogger(__name__)
@@ -146,6 +147,9 @@ def evaluate_predictions(
             report["by_profile"][name] = {"overall": part["overall"], "leakage": part.get("leakage"),
                                           "disagreements": part["disagreements"],
                                           "halves": {h: {"overall": v["overall"]} for h, v in part["halves"].items()}}  # fmt: skip
+        # the gate checks which documents were scored: the set as committed, not the
+        # profile's view of it (its disagreements set aside)
+        report["inputs"]["gold_sha256"] = documents_sha256(gold)
     if predictions.model is not None:
         model_gold = gold if profile is None else under_profile(gold, profile, profile)
         model_only = (evaluate(gold, predictions.model) if profile is None

@@ -205,3 +205,19 @@ def test_a_gold_set_under_each_profile_and_what_its_court_did_otherwise() -> Non
     ler = Document("l", text, keep=[Span(text.index("Anton"), text.index(" vertrat"), "LAWYER")])
     assert under_profile([ler], FEDERAL, FEDERAL).docs[0].spans == []
     assert [s.label for s in under_profile([ler], STRICT, FEDERAL).docs[0].spans] == ["PERSON"]
+
+
+def test_a_report_under_a_profile_names_the_committed_documents_it_scored() -> None:
+    """The gate checks an evaluation's documents against the committed gold file by sha256:
+    a set scored under a profile that sets a span aside still names the file's documents,
+    not the profile's view of them."""
+    from deid.evaluation.gold_sets import Predictions, evaluate_predictions
+    from deid.sources.io import documents_sha256
+
+    text = "Rechtsanwalt Anton Wirsching vertrat die Klägerin vor dem Landratsamt Erding und in München."
+    gold = [Document("b", text, spans=spans_of(text, ("Anton Wirsching", "PERSON"), ("München", "LOCATION")))]
+    found = {"b": spans_of(text, ("Anton Wirsching", "PERSON"))}
+    report = evaluate_predictions(gold, Predictions(found, None, {STRICT: found, FEDERAL: found}), profile=STRICT)
+    assert report["disagreements"] == {"spans": 1, "documents": 1, "by_label": {"LOCATION": 1}}  # München
+    assert under_profile(gold, STRICT, STRICT).docs != gold  # the profile's view differs …
+    assert report["inputs"]["gold_sha256"] == documents_sha256(gold)  # … the report names the file's
