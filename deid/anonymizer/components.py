@@ -283,6 +283,17 @@ def consistency_v2(cfg: ConsistencyConfig) -> Step:
     return run
 
 
+@register(CONSISTENCY, 3, ConsistencyConfig,
+          description="version 2, and a first name and surname tagged as two names only a space apart "
+                      "are a name in full: its surname spreads")  # fmt: skip
+def consistency_v3(cfg: ConsistencyConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return propagate(text, spans, blocked=context.zones, min_score=cfg.min_score, min_share=cfg.min_share,
+                         every_mention=True, adjacent_names=True)  # fmt: skip
+
+    return run
+
+
 # --- the firm's legal form ----------------------------------------------------------------
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
-from itertools import accumulate
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate, pairwise
 
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
 from deid.words.ordinary import is_ordinary_word, known_name
@@ -100,6 +100,7 @@ def propagate(
     min_score: float = 0.0,
     min_share: float = 0.0,
     every_mention: bool = False,
+    adjacent_names: bool = False,
 ) -> list[Span]:
     """``spans`` plus every further occurrence of their surfaces (whole words only), not
     overlapping existing spans or ``blocked`` zones (kept judges, courts …).
@@ -110,6 +111,8 @@ def propagate(
     error than 44 misses. A name found in full ("Anton Müller") spreads its surname anyway.
     ``every_mention``: also the forms of :func:`_forms`, a name after a title or role
     (:func:`variants`), and whole hyphenated words (:func:`_hyphenated`).
+    ``adjacent_names``: person spans only a space apart ("Jana" "Wolkenhammer", a first name
+    and a surname the model tagged as two names) are evidence of a name in full too.
     """
     spans = sorted(spans)
     found_at = _Ranges((s.start, s.end) for s in spans)
@@ -117,7 +120,7 @@ def propagate(
     added_at = bytearray(len(text))  # 1 where a span was added (they never overlap)
     found: dict[str, tuple[str, float]] = {}
     in_full: set[str] = set()  # variants of a span of several words
-    for s in spans:
+    for s in spans + (_adjacent_names(text, spans) if adjacent_names else []):
         if s.label not in _PROPAGATED or (s.score is not None and s.score < min_score):
             continue
         surface = text[s.start : s.end]
@@ -149,6 +152,20 @@ def propagate(
             added.append(Span(a, b, label, round(score * 0.95, 4), "consistency"))
             added_at[a:b] = b"\x01" * (b - a)
     return sorted(spans + added)
+
+
+_ONE_LINE_GAP = re.compile(r"[ \t\u00a0]+")
+
+
+def _adjacent_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Person spans that follow each other with only spaces between, joined (evidence only,
+    never a span of the output) with the second one's score: the surname is what spreads,
+    the name before it is the evidence that it was written in full."""
+    return [
+        Span(a.start, b.end, PERSON, b.score, "consistency")
+        for a, b in pairwise(spans)
+        if a.label == b.label == PERSON and _ONE_LINE_GAP.fullmatch(text, a.end, b.start)
+    ]
 
 
 class _Ranges:

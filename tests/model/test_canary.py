@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,9 +33,30 @@ pytestmark = pytest.mark.slow
 RUN_SECONDS = 600  # a whole run of the flow; the kill comes at the first chunk result
 
 
+# the test model's score of the canary's name in full is 0.52 to 0.68 on these decisions (the
+# main job's model: 0.94), below the 0.7 that consistency asks of a name before it spreads it
+# (chosen on validation for the main job's model). As in test_encoder_model, the floor is set
+# below this model's own scores: the test checks the spreading on real predictions, not the
+# calibration of a model trained for a minute.
+FLOOR = 0.5
+
+
 @pytest.fixture(scope="module")
-def pipeline(trained: Path) -> Pipeline:
-    return build_pipeline(trained, device="cpu")
+def spreading(trained: Path, tmp_path_factory) -> Path:
+    """The trained test pipeline with consistency's ``min_score`` at :data:`FLOOR`."""
+    folder = tmp_path_factory.mktemp("canary-model") / "pipeline"
+    shutil.copytree(trained, folder)
+    saved = json.loads((folder / "pipeline.json").read_text(encoding="utf-8"))
+    steps = [s for s in saved["chain"] if s["name"] == "consistency"]
+    assert len(steps) == 1 and steps[0]["version"] >= 3
+    steps[0]["config"]["min_score"] = FLOOR
+    (folder / "pipeline.json").write_text(json.dumps(saved), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def pipeline(spreading: Path) -> Pipeline:
+    return build_pipeline(spreading, device="cpu")
 
 
 def _inbox(folder: Path, sources: tuple[str, ...]) -> Path:
@@ -103,7 +125,8 @@ def _run_until_a_chunk_finished(inbox: Path, out: Path, project: Path, model: Pa
     return run
 
 
-def test_a_run_killed_halfway_leaves_no_canary_on_disk_and_a_rerun_completes(trained: Path, tmp_path: Path) -> None:
+def test_a_run_killed_halfway_leaves_no_canary_on_disk_and_a_rerun_completes(spreading: Path, tmp_path: Path) -> None:
+    trained = spreading
     inbox = _inbox(tmp_path / "inbox", canaries.DECISIONS[:3])  # three chunks: one per run
     project, out, home = tmp_path / "project", tmp_path / "out", tmp_path / "prefect"
     project.mkdir()
