@@ -183,7 +183,8 @@ def main() -> None:
     fastest = max(eligible, key=lambda r: r["pipeline_characters_per_s"])["engine"] if eligible else None
     report = {
         "command": "python -m bench.throughput --model " + args.model + " --cores " + " ".join(map(str, args.cores))
-        + f" --repeat {args.repeat}",
+        + f" --repeat {args.repeat}"
+        + ("" if args.engines == list(CPU_ENGINES) else " --engines " + " ".join(f"'{e}'" for e in args.engines)),
         "machine": platform.machine(),
         "processor": platform.processor() or None,
         "documents": len(texts),

@@ -263,35 +263,34 @@ class ConsistencyConfig:
     min_share: float = 0.25  # ... and only strings found in a quarter of their mentions
 
 
+def _consistency(cfg: ConsistencyConfig, **behaviour: bool) -> Step:
+    """propagate with the component's settings and a version's ``behaviour`` flags."""
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return propagate(text, spans, blocked=context.zones, min_score=cfg.min_score, min_share=cfg.min_share,
+                         **behaviour)  # fmt: skip
+
+    return run
+
+
 @register(CONSISTENCY, 1, ConsistencyConfig,
           description="document-level consistency (outside the keep zones)")  # fmt: skip
 def consistency_v1(cfg: ConsistencyConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return propagate(text, spans, blocked=context.zones, min_score=cfg.min_score, min_share=cfg.min_share)
-
-    return run
+    return _consistency(cfg)
 
 
 @register(CONSISTENCY, 2, ConsistencyConfig,
           description="document-level consistency (outside the keep zones) to every mention: after a title "
                       "or role, inflected, possessive, in capitals, hyphenated")  # fmt: skip
 def consistency_v2(cfg: ConsistencyConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return propagate(text, spans, blocked=context.zones, min_score=cfg.min_score, min_share=cfg.min_share,
-                         every_mention=True)  # fmt: skip
-
-    return run
+    return _consistency(cfg, every_mention=True)
 
 
 @register(CONSISTENCY, 3, ConsistencyConfig,
           description="version 2, and a first name and surname tagged as two names only a space apart "
                       "are a name in full: its surname spreads")  # fmt: skip
 def consistency_v3(cfg: ConsistencyConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return propagate(text, spans, blocked=context.zones, min_score=cfg.min_score, min_share=cfg.min_share,
-                         every_mention=True, adjacent_names=True)  # fmt: skip
-
-    return run
+    return _consistency(cfg, every_mention=True, adjacent_names=True)
 
 
 # --- the firm's legal form ----------------------------------------------------------------
