@@ -79,8 +79,8 @@ def test_a_3_mb_decision_with_a_span_on_every_other_capitalized_word(sources: Pa
 def _canary_run(version: int, found: str = "Jana Wolkenhammer", split: bool = False) -> list[tuple[int, str]]:
     """The rule chain (recognizers, keep zones, filters, consistency ``version``) on the seven
     planted decisions, the model having found ``found`` once in each (at its introduction,
-    score 0.9; ``split``: one span per word), then the ``label`` operator: per decision, the canary mentions left and the
-    anonymized text."""
+    score 0.9; ``split``: one span per word), then the ``label`` operator: per decision, the
+    canary mentions left and the anonymized text."""
     from dataclasses import replace as with_changes
 
     from deid.anonymizer.chain import step

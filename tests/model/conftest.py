@@ -19,8 +19,9 @@ FULL_NAMES = ("ler-bsg-0048", "ler-bsg-0032")
 def trained(tmp_path_factory) -> Path:
     """A 4-layer encoder fine-tuned for three short epochs on fourteen LER decisions of courts
     not reserved for evaluation: the six labour-court ones (of the first 60) with the most
-    placeholders and the six social-court ones with the most person placeholders (the labour
-    courts' are mostly companies, and a model that never saw a person cannot name one)."""
+    placeholders, the six social-court ones with the most person placeholders (the labour
+    courts' are mostly companies, and a model that never saw a person cannot name one) and
+    the two social-court ones whose placeholders give persons in full."""
     from deid.rewrite.placeholders import detect_placeholders
     from deid.sources.ler import load_ler_file
     from deid.training.encoder import import_encoder

@@ -126,21 +126,20 @@ def _run_until_a_chunk_finished(inbox: Path, out: Path, project: Path, model: Pa
 
 
 def test_a_run_killed_halfway_leaves_no_canary_on_disk_and_a_rerun_completes(spreading: Path, tmp_path: Path) -> None:
-    trained = spreading
     inbox = _inbox(tmp_path / "inbox", canaries.DECISIONS[:3])  # three chunks: one per run
     project, out, home = tmp_path / "project", tmp_path / "out", tmp_path / "prefect"
     project.mkdir()
     chunks = project / "data" / "work" / "anonymize"
-    cancelled = _run_until_a_chunk_finished(inbox, out, project, trained, home, 0, signal.SIGTERM)
+    cancelled = _run_until_a_chunk_finished(inbox, out, project, spreading, home, 0, signal.SIGTERM)
     assert cancelled.returncode != 0, "stopped before it finished"
     assert not list(chunks.rglob("chunks/*")), "a cancelled run removes the copies of its inputs"
     assert _mentions_on_disk(project, home) == {}
-    killed = _run_until_a_chunk_finished(inbox, out, project, trained, home, 1, signal.SIGKILL)
+    killed = _run_until_a_chunk_finished(inbox, out, project, spreading, home, 1, signal.SIGKILL)
     assert killed.returncode == -signal.SIGKILL, "killed before it finished"
     assert list(chunks.rglob("chunks/chunk-*.jsonl")), "kill -9 leaves the copies of the inputs: sealed"
     assert _mentions_on_disk(project, home) == {}
     assert not out.exists() or _mentions_on_disk(out) == {}
-    again = _flow(inbox, out, project, trained, home)
+    again = _flow(inbox, out, project, spreading, home)
     stdout, stderr = again.communicate(timeout=RUN_SECONDS)
     assert again.returncode == 0, stderr[-3000:]
     report = json.loads(stdout.strip().splitlines()[-1])["result"]
