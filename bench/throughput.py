@@ -37,9 +37,10 @@ GOLD = ("data/gold/ler_rewritten.jsonl", "data/gold/bavaria/rewritten.jsonl")
 # engines measured on a CPU: name → the model step's settings (the reference first)
 CPU_ENGINES = {
     "torch fp32": {"engine": "torch", "precision": "fp32"},
-    "torch bf16": {"engine": "torch", "precision": "bf16"},
-    "torch bf16, batch 32": {"engine": "torch", "precision": "bf16", "batch_size": 32},
-    "torch bf16, batch 64": {"engine": "torch", "precision": "bf16", "batch_size": 64},
+    "torch bf16": {"engine": "torch", "precision": "bf16", "bf16_weights": True},
+    "torch bf16 (autocast)": {"engine": "torch", "precision": "bf16", "bf16_weights": False},
+    "torch bf16, batch 8": {"engine": "torch", "precision": "bf16", "bf16_weights": True, "batch_size": 8},
+    "torch bf16, batch 32": {"engine": "torch", "precision": "bf16", "bf16_weights": True, "batch_size": 32},
     "onnx fp32": {"engine": "onnx", "quantize": "none"},
     "onnx int8 (dynamic)": {"engine": "onnx", "quantize": "int8"},
 }

@@ -62,9 +62,17 @@ def _is_attached(text: str, span: Span, context: ChainContext) -> bool:
 
 
 @dataclass(frozen=True)
-class InferenceConfigV1(InferenceConfig):
+class InferenceConfigV2(InferenceConfig):
+    """``model@2``'s settings: bf16 on a CPU runs the fp32 weights under autocast, as every
+    pipeline gated before version 3 did (a saved ``model@2`` step runs as it was evaluated)."""
+
+    bf16_weights: bool = False
+
+
+@dataclass(frozen=True)
+class InferenceConfigV1(InferenceConfigV2):
     """``model@1``'s settings: fp32, the precision every pipeline gated before version 2
-    ran in on the CPU (a saved ``model@1`` step runs as it was evaluated)."""
+    ran in on the CPU."""
 
     precision: str = "fp32"
 
@@ -86,9 +94,12 @@ register(MODEL, 1, InferenceConfigV1, batched=True,
          description="the token classifier (deid.anonymizer.ner): overlapping windows, the most central "
                      "window's prediction per token, a score threshold, spans widened to whole words; "
                      "fp32")(_model_step)  # fmt: skip
-register(MODEL, 2, InferenceConfig, batched=True,
+register(MODEL, 2, InferenceConfigV2, batched=True,
          description="model@1 with the precision chosen by hardware (deid.anonymizer.precision): bf16 on "
                      "a CPU with bf16 matrix units, fp32 on any other")(_model_step)  # fmt: skip
+register(MODEL, 3, InferenceConfig, batched=True,
+         description="model@2, bf16 on a CPU running a copy of the model cast to bf16 once instead of "
+                     "fp32 weights under autocast")(_model_step)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
@@ -34,21 +35,25 @@ N_BUCKETS = len(ZIPF_EDGES) + 1
 _WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 
 
+@lru_cache(maxsize=100_000)
 def _v1(word: str) -> int:
     bucket = bisect_right(ZIPF_EDGES, zipf(word))
     return 1 + bucket + (N_BUCKETS if word[:1].isupper() else 0)
 
 
+@lru_cache(maxsize=100_000)
 def _v2(word: str) -> int:
     base = _v1(word) - 1  # 0 .. 2 * N_BUCKETS - 1
     shape = word_shape(word) if word[:1].isupper() else SHAPE_NONE
     return 1 + base * N_SHAPES + shape
 
 
+@lru_cache(maxsize=100_000)
 def _v3(word: str) -> int:
     return 1 + (_v2(word) - 1) * N_LEX_CLASSES + lexical_class(word)  # lower case: unknown
 
 
+@lru_cache(maxsize=100_000)  # a word's feature, once: decisions repeat their words
 def _v4(word: str) -> int:
     return 1 + (_v3(word) - 1) * 2 + noun_compound(word)
 
@@ -95,11 +100,17 @@ def token_features(
     words = word_bounds(text) if words is None else words
     out: list[int] = []
     cache: dict[int, int] = {}
+    i = -1  # the word at or before the last token: a window's tokens run forward, so the
+    # next token's word is found by walking on from it (one bisection when a token goes back)
     for start, end in offsets:
         if end <= start:
             out.append(0)
             continue
-        i = bisect_right(words, start, key=_START) - 1
+        if i < 0 or start < words[i][0]:
+            i = bisect_right(words, start, key=_START) - 1
+        else:
+            while i + 1 < len(words) and words[i + 1][0] <= start:
+                i += 1
         if i < 0 or words[i][1] <= start:
             out.append(0)
             continue

@@ -8,6 +8,7 @@ widened to whole words (the thesis: one sensitive token makes the element sensit
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,6 +51,10 @@ class InferenceConfig:
     # torch engine: auto (bf16 on a CPU with bf16 matrix units or a GPU, else fp32;
     # deid.anonymizer.precision) | fp32 | bf16. The onnx engine runs its fp32 (or int8) graph.
     precision: str = "auto"
+    # bf16 on a CPU: a bf16 copy of the model, cast once (True: no casts per batch, LayerNorm
+    # and softmax in bf16 too, bench/throughput.py), or fp32 weights under torch.autocast
+    # (False: model@2). A GPU always runs autocast.
+    bf16_weights: bool = True
 
 
 def encode_windows(tokenizer: Any, texts: list[str], max_length: int, stride: int) -> Any:
@@ -96,6 +101,7 @@ class TokenClassifier:
         self._b_cols = {i for i, t in enumerate(self.tags) if t.startswith("B-")}
         self.features = uses_features(model)
         self._onnx: OnnxRunner | None = None
+        self._bf16: tuple[tuple[int, ...], PreTrainedModel] | None = None
 
     def uses_onnx(self) -> bool:
         """Whether inference runs in ONNX Runtime: the onnx engine on a CPU (a GPU runs torch)."""
@@ -136,8 +142,20 @@ class TokenClassifier:
                 self._onnx = OnnxRunner(self.model, self.config.quantize)
             return torch.from_numpy(self._onnx(ids.numpy(), mask.numpy(), types.numpy()))
         ids, mask, types = ids.to(self.device), mask.to(self.device), types.to(self.device)
+        if self.precision == "bf16" and self.device.type == "cpu" and self.config.bf16_weights:
+            return self._bf16_model()(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
         with autocast(self.device, self.precision):
             return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
+
+    def _bf16_model(self) -> PreTrainedModel:
+        """A bf16 copy of ``self.model``, made again when training has changed a weight since
+        (tensor version counters), so a classifier over a model in training never runs stale
+        weights."""
+        versions = tuple(p._version for p in self.model.parameters())
+        if self._bf16 is None or self._bf16[0] != versions:
+            with torch.inference_mode(False), torch.no_grad():
+                self._bf16 = (versions, copy.deepcopy(self.model).to(torch.bfloat16).eval())
+        return self._bf16[1]
 
     @classmethod
     def from_pretrained(

@@ -146,7 +146,8 @@ def run_training(
         raise ValueError("params.yaml: anonymize.chain has no model step: there is nothing to train")
     # validation runs the model as the pipeline will: its windows, its precision choice
     model_step = settings.pipeline.model
-    inference = InferenceConfig(max_length=settings.spec.max_length, stride=model_step.stride, precision=model_step.precision)
+    inference = InferenceConfig(max_length=settings.spec.max_length, stride=model_step.stride,
+                                precision=model_step.precision, bf16_weights=model_step.bf16_weights)  # fmt: skip
     result = train(
         model, tokenizer, data.windows, validation, settings.train, inference=inference, on_epoch_end=on_epoch_end
     )

@@ -4,6 +4,7 @@ model was trained (pipeline.json) and where a record was made (lineage)."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -81,6 +82,37 @@ def test_inference_runs_in_the_chosen_precision_and_a_forced_fp32_path(classifie
     with pytest.raises(ValueError, match="runs on the torch engine only"):
         _ = onnx.precision
     assert TokenClassifier(model, tokenizer, InferenceConfig(engine="onnx", quantize="int8"), CPU).precision == "int8"
+
+
+def test_bf16_on_a_cpu_runs_a_bf16_copy_as_model_3_and_autocast_as_a_saved_model_2(classifier_parts) -> None:
+    """model@3 runs a copy of the weights cast to bf16 once (no casts per batch); a pipeline
+    gated with model@2 keeps the fp32 weights under autocast; the copy follows weights that
+    training changes, and the model that is trained and saved stays fp32."""
+    from deid.anonymizer.components import InferenceConfigV2
+
+    model, tokenizer = classifier_parts
+    model = copy.deepcopy(model)
+    ids = torch.tensor([tokenizer(TEXT[:200])["input_ids"][:64]])
+    mask, types = torch.ones_like(ids), torch.zeros_like(ids)
+    cast = TokenClassifier(model, tokenizer, InferenceConfig(max_length=64, stride=16, precision="bf16"), CPU)
+    auto = TokenClassifier(model, tokenizer, InferenceConfigV2(max_length=64, stride=16, precision="bf16"), CPU)
+    with torch.inference_mode():
+        first = cast.logits(ids, mask, types)
+        copied = cast._bf16[1]
+        assert next(copied.parameters()).dtype == torch.bfloat16 and copied is not model
+        assert next(model.parameters()).dtype == torch.float32
+        autocast = auto.logits(ids, mask, types)
+        assert auto._bf16 is None  # model@2 never makes the copy
+        # both are bf16 products of the same weights: close, not equal
+        assert first.dtype == autocast.dtype == torch.bfloat16
+        assert torch.allclose(first.float(), autocast.float(), atol=0.1)
+        assert cast.logits(ids, mask, types).equal(first) and cast._bf16[1] is copied  # cached
+    with torch.no_grad():  # a training step changes a weight: the next call sees it
+        model.classifier.bias.add_(5.0)
+    with torch.inference_mode():
+        changed = cast.logits(ids, mask, types)
+    assert cast._bf16[1] is not copied
+    assert torch.allclose(changed.float(), first.float() + 5.0, atol=0.2)
 
 
 def test_pipeline_json_and_lineage_record_what_ran(tmp_path, classifier_parts) -> None:

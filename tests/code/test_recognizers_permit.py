@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
+from deid.anonymizer.recognizers import permit_number
 from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizer,
     PermitNumberRecognizerV2,
@@ -65,3 +66,18 @@ def test_permit_table(marked: str) -> None:
 )
 def test_permit_v2_table(marked: str) -> None:
     check_table_row(PermitNumberRecognizerV2(), marked, "PERMIT_NUMBER")
+
+
+@pytest.mark.parametrize("key", [permit_number._PERMIT_KEY, permit_number._PERMIT_KEY_V2])
+def test_the_initial_letter_test_lets_every_permit_label_through(key: str) -> None:
+    """``_PERMIT_INITIAL`` only skips positions faster: every label word of both versions, in
+    any case, still matches after it."""
+    import re
+
+    inner = key.split(")(?:-?nummer")[0].removeprefix("(?:")
+    words = [re.sub(r"\(\?<!.*?\)", "", alt).replace("-?", "").strip("()") for alt in inner.split("|")]
+    assert len(words) >= 15
+    initial = re.compile(permit_number._PERMIT_INITIAL)
+    for word in words:
+        for form in (word, word.capitalize(), word.upper()):
+            assert initial.match(form), form
