@@ -101,7 +101,7 @@ class TokenClassifier:
         self._b_cols = {i for i, t in enumerate(self.tags) if t.startswith("B-")}
         self.features = uses_features(model)
         self._onnx: OnnxRunner | None = None
-        self._bf16: tuple[tuple[int, ...], PreTrainedModel] | None = None
+        self._bf16: PreTrainedModel | None = None
 
     def uses_onnx(self) -> bool:
         """Whether inference runs in ONNX Runtime: the onnx engine on a CPU (a GPU runs torch)."""
@@ -148,14 +148,18 @@ class TokenClassifier:
             return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
 
     def _bf16_model(self) -> PreTrainedModel:
-        """A bf16 copy of ``self.model``, made again when training has changed a weight since
-        (tensor version counters), so a classifier over a model in training never runs stale
-        weights."""
-        versions = tuple(p._version for p in self.model.parameters())
-        if self._bf16 is None or self._bf16[0] != versions:
+        """A bf16 copy of ``self.model``, made at the first batch and kept: a classifier over a
+        model in training must be told when the weights change (:meth:`weights_changed`);
+        tensor version counters cannot tell, the fused optimizer updates weights without them."""
+        if self._bf16 is None:
             with torch.inference_mode(False), torch.no_grad():
-                self._bf16 = (versions, copy.deepcopy(self.model).to(torch.bfloat16).eval())
-        return self._bf16[1]
+                self._bf16 = copy.deepcopy(self.model).to(torch.bfloat16).eval()
+        return self._bf16
+
+    def weights_changed(self) -> None:
+        """``self.model``'s weights were changed in place (a training step, best weights
+        restored): the next batch runs a fresh bf16 copy."""
+        self._bf16 = None
 
     @classmethod
     def from_pretrained(

@@ -347,6 +347,7 @@ def train(
                 bar.set_postfix(loss=f"{np.mean(losses[-50:]):.4f}", tok_s=f"{tokens / max(elapsed, 1e-9):.0f}")
             seconds = time.perf_counter() - t0
             model.eval()
+            classifier.weights_changed()  # the optimizer changed them in place
             val = evaluate_texts(classifier, validation, cfg.val_threshold) if validation else {}
             stats = EpochStats(
                 epoch=epoch + 1,

@@ -87,7 +87,7 @@ def test_inference_runs_in_the_chosen_precision_and_a_forced_fp32_path(classifie
 def test_bf16_on_a_cpu_runs_a_bf16_copy_as_model_3_and_autocast_as_a_saved_model_2(classifier_parts) -> None:
     """model@3 runs a copy of the weights cast to bf16 once (no casts per batch); a pipeline
     gated with model@2 keeps the fp32 weights under autocast; the copy follows weights that
-    training changes, and the model that is trained and saved stays fp32."""
+    training changed in place once told so, and the model that is trained and saved stays fp32."""
     from deid.anonymizer.components import InferenceConfigV2
 
     model, tokenizer = classifier_parts
@@ -98,7 +98,7 @@ def test_bf16_on_a_cpu_runs_a_bf16_copy_as_model_3_and_autocast_as_a_saved_model
     auto = TokenClassifier(model, tokenizer, InferenceConfigV2(max_length=64, stride=16, precision="bf16"), CPU)
     with torch.inference_mode():
         first = cast.logits(ids, mask, types)
-        copied = cast._bf16[1]
+        copied = cast._bf16
         assert next(copied.parameters()).dtype == torch.bfloat16 and copied is not model
         assert next(model.parameters()).dtype == torch.float32
         autocast = auto.logits(ids, mask, types)
@@ -106,13 +106,19 @@ def test_bf16_on_a_cpu_runs_a_bf16_copy_as_model_3_and_autocast_as_a_saved_model
         # both are bf16 products of the same weights: close, not equal
         assert first.dtype == autocast.dtype == torch.bfloat16
         assert torch.allclose(first.float(), autocast.float(), atol=0.1)
-        assert cast.logits(ids, mask, types).equal(first) and cast._bf16[1] is copied  # cached
-    with torch.no_grad():  # a training step changes a weight: the next call sees it
-        model.classifier.bias.add_(5.0)
+        assert cast.logits(ids, mask, types).equal(first) and cast._bf16 is copied  # kept
+    # a fused AdamW step, as training takes it, then the training loop's notice
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=0.1, fused=True)
+    model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits.sum().backward()
+    optimizer.step()
     with torch.inference_mode():
+        assert cast.logits(ids, mask, types).equal(first)  # not told yet: the copy stays
+        cast.weights_changed()
         changed = cast.logits(ids, mask, types)
-    assert cast._bf16[1] is not copied
-    assert torch.allclose(changed.float(), first.float() + 5.0, atol=0.2)
+        fp32 = TokenClassifier(model, tokenizer, InferenceConfig(max_length=64, stride=16, precision="fp32"), CPU)
+        assert torch.allclose(changed.float(), fp32.logits(ids, mask, types), atol=0.1)
+    assert not torch.allclose(changed.float(), first.float(), atol=0.1)
 
 
 def test_pipeline_json_and_lineage_record_what_ran(tmp_path, classifier_parts) -> None:
