@@ -220,8 +220,8 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     ]  # fmt: skip
     # the model's settings of then, on the model step
     assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
-    # the rest is params.yaml's chain but for the model, at version 2 since (precision by
-    # hardware; version 1 runs fp32), the recognizers (version 2: a larger set), keep_zones
+    # the rest is params.yaml's chain but for the model, at version 3 since (2: precision by
+    # hardware, version 1 runs fp32; 3: a bf16 copy of the weights), the recognizers (version 2: a larger set), keep_zones
     # (version 2: signature lines; 3: every layout), consistency (version 2: every mention of a
     # name) and legal_form, added last since
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
@@ -410,7 +410,7 @@ def test_the_model_is_the_chains_first_step_with_its_inference_settings(tmp_path
     step, and a changed model component (its windowing or decoding) refuses the old pipeline."""
     cfg = PipelineConfig()
     assert cfg.chain[0].name == "model" and cfg.use_model and cfg.model.threshold == 0.35
-    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 2, "config": {"threshold": 0.35}}
+    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 3, "config": {"threshold": 0.35}}
     assert "threshold" not in cfg.to_dict()
     assert cfg.override(threshold=0.2, operator="mask").model.threshold == 0.2
     assert not PipelineConfig.rules_only().use_model and PipelineConfig.rules_only().model is None
