@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from functools import lru_cache
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from operator import itemgetter
 
 from deid.words.lexicon import N_CLASSES as N_LEX_CLASSES
@@ -35,25 +35,21 @@ N_BUCKETS = len(ZIPF_EDGES) + 1
 _WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 
 
-@lru_cache(maxsize=100_000)
 def _v1(word: str) -> int:
     bucket = bisect_right(ZIPF_EDGES, zipf(word))
     return 1 + bucket + (N_BUCKETS if word[:1].isupper() else 0)
 
 
-@lru_cache(maxsize=100_000)
 def _v2(word: str) -> int:
     base = _v1(word) - 1  # 0 .. 2 * N_BUCKETS - 1
     shape = word_shape(word) if word[:1].isupper() else SHAPE_NONE
     return 1 + base * N_SHAPES + shape
 
 
-@lru_cache(maxsize=100_000)
 def _v3(word: str) -> int:
     return 1 + (_v2(word) - 1) * N_LEX_CLASSES + lexical_class(word)  # lower case: unknown
 
 
-@lru_cache(maxsize=100_000)  # a word's feature, once: decisions repeat their words
 def _v4(word: str) -> int:
     return 1 + (_v3(word) - 1) * 2 + noun_compound(word)
 
@@ -80,6 +76,12 @@ def word_feature(word: str, feature_set: str = FEATURE_SET) -> int:
 _START = itemgetter(0)
 
 
+@lru_cache(maxsize=None)
+def _cached(feature_set: str) -> Callable[[str], int]:
+    """``feature_set``'s word → id, each word computed once: decisions repeat their words."""
+    return lru_cache(maxsize=100_000)(FEATURE_SETS[feature_set][1])
+
+
 def word_bounds(text: str) -> list[tuple[int, int]]:
     """Start and end of every word of ``text`` (what :func:`token_features` looks tokens up in)."""
     return [(m.start(), m.end()) for m in _WORD.finditer(text)]
@@ -96,7 +98,7 @@ def token_features(
     ``words``: :func:`word_bounds` of ``text``, computed once per text by callers that ask for
     many windows of one long document. The work per call is the window's, not the text's
     (anything per text, a scan or a list of word starts, made long documents quadratic)."""
-    feature = FEATURE_SETS[feature_set][1]
+    feature = _cached(feature_set)
     words = word_bounds(text) if words is None else words
     out: list[int] = []
     cache: dict[int, int] = {}
