@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
 
 from deid.words.lexicon import N_CLASSES as N_LEX_CLASSES
@@ -76,7 +76,7 @@ def word_feature(word: str, feature_set: str = FEATURE_SET) -> int:
 _START = itemgetter(0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cached(feature_set: str) -> Callable[[str], int]:
     """``feature_set``'s word → id, each word computed once: decisions repeat their words."""
     return lru_cache(maxsize=100_000)(FEATURE_SETS[feature_set][1])
