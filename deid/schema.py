@@ -85,6 +85,12 @@ SEAT = "SEAT"  # the place in the name of an authority or a lower court ("Landra
 BRAND = "BRAND"  # a party's own marks, brands and products
 ROLE_LABELS: tuple[str, ...] = (LAWYER, SEAT, BRAND)
 ROLE_TYPES: dict[str, str] = {LAWYER: PERSON, SEAT: LOCATION, BRAND: OTHER}
+# Roles that only the policy reads from a span's context (deid.words.roles): a date other than
+# one of birth, death or marriage (a letter's, a hearing's), and a place in the court file
+# ("Bl. 214", "Anlage K 3") that a model took for an identifier. Never predicted; both profiles
+# keep them.
+EVENT_DATE = "EVENT_DATE"
+FILE_REFERENCE = "FILE_REFERENCE"
 
 # The anonymization policy's profiles (docs/anonymization-policy.md; their table:
 # deid.anonymizer.profiles): ``strict``, the default, and ``federal``.

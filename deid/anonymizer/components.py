@@ -255,14 +255,23 @@ class PolicyProfileConfig:
         check_profile(self.profile)
 
 
-@register(POLICY, 1, PolicyProfileConfig,
-          description="the anonymization profile (strict | federal): what is neutralized by type and role, "
-                      "roles of a name from the model or its context, big cities kept")  # fmt: skip
-def policy_v1(cfg: PolicyProfileConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return apply_profile(cfg.profile, text, spans)
+def _policy_step(dates: bool) -> Callable[[PolicyProfileConfig], Step]:
+    def factory(cfg: PolicyProfileConfig) -> Step:
+        def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+            return apply_profile(cfg.profile, text, spans, dates=dates)
 
-    return run
+        return run
+
+    return factory
+
+
+register(POLICY, 1, PolicyProfileConfig,
+         description="the anonymization profile (strict | federal): what is neutralized by type and role, "
+                     "roles of a name from the model or its context, big cities kept")(_policy_step(False))  # fmt: skip
+register(POLICY, 2, PolicyProfileConfig,
+         description="version 1, and a date's role from its clause: dates of birth, death and marriage "
+                     "neutralized, other dates and places in the court file ('Bl. 214') kept, "
+                     "also where the model called them an ID")(_policy_step(True))  # fmt: skip
 
 
 # --- consistency ---------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from deid.schema import (
     BRAND,
     CONTACT,
     DATE,
+    EVENT_DATE,
+    FILE_REFERENCE,
     ID,
     LABELS,
     LAWYER,
@@ -78,8 +80,10 @@ TABLE: Mapping[str, Row] = MappingProxyType(
         SEAT: Row(LOCATION, "place in the name of an authority or lower court", UNLESS_BIG_CITY, KEEP),
         STREET: Row(STREET, "address of a private person or firm", NEUTRALIZE, NEUTRALIZE),
         DATE: Row(DATE, "date of birth, death or marriage", NEUTRALIZE, NEUTRALIZE),
+        EVENT_DATE: Row(DATE, "any other date or year (a letter's, a hearing's, a contract's)", KEEP, KEEP),
         MONEY: Row(MONEY, "amount", KEEP, KEEP),
         ID: Row(ID, "identifier (file, tax, account, plate, register … number)", NEUTRALIZE, NEUTRALIZE),
+        FILE_REFERENCE: Row(ID, "a page, margin number or exhibit of the court file (\"Bl. 214\")", KEEP, KEEP),
         CONTACT: Row(CONTACT, "phone, e-mail, private URL or handle", NEUTRALIZE, NEUTRALIZE),
         OTHER: Row(OTHER, "other identifying detail", NEUTRALIZE, NEUTRALIZE),
         BRAND: Row(OTHER, "a party's own mark, brand or product", NEUTRALIZE, KEEP),
@@ -118,13 +122,15 @@ def outcome(profile: str, label: str, surface: str) -> str | None:
     return ROLE_TYPES.get(label, label)
 
 
-def apply_profile(profile: str, text: str, spans: Iterable[Span]) -> list[Span]:
+def apply_profile(profile: str, text: str, spans: Iterable[Span], *, dates: bool = False) -> list[Span]:
     """The spans ``profile`` neutralizes, labelled as they are neutralized. A span of a type
     whose role the model did not give (a model without roles, a recognizer) gets the role its
-    context gives (deid.words.roles), so "Landratsamt Ebersberg"'s seat is a seat either way."""
+    context gives (deid.words.roles), so "Landratsamt Ebersberg"'s seat is a seat either way.
+    ``dates``: a date's role too (kept unless of birth, death or marriage), as the policy step
+    does since its version 2."""
     out = []
     for span in spans:
-        label = role_label(text, span) if span.label in LABELS else span.label
+        label = role_label(text, span, dates=dates) if span.label in LABELS else span.label
         new = outcome(profile, label, text[span.start : span.end])
         if new is not None:
             out.append(span if new == span.label else span.with_label(new))

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deid.schema import LAWYER, LOCATION, PERSON, SEAT, Span
+from deid.schema import DATE, EVENT_DATE, FILE_REFERENCE, ID, LAWYER, LOCATION, PERSON, SEAT, Span
+from deid.words.vocab import MONTH_WORDS
 
 # People whose names the strict profile neutralizes and the federal one keeps where printed:
 # lawyers, patent attorneys, tax advisers, insolvency administrators (the policy's row).
@@ -70,10 +71,64 @@ SEAT_IN_NAME = re.compile(rf"(?<![\w-])(?:{_AUTHORITY_WORDS}){_LINK}\s{_PLACE_TA
 _NOT_A_PLACE = re.compile(r"^(?:[IVX]+|Nord|Süd|Ost|West|Mitte)$")
 
 
-def role_label(text: str, span: Span) -> str:
+# --- dates and places in the file ----------------------------------------------------------
+# The policy neutralizes dates of birth, death and marriage and prints every other date. A
+# model that learned dates and file numbers from the courts' placeholders also marks a
+# letter's date, or its year alone, as a DATE or an ID ("Schriftsatz vom 06.04.2023",
+# "30.[08.2022]"). A date here: a day and month with or without the year, a month and year,
+# an ISO date, a year alone (never a part of a file number such as "123/2023").
+_DATE_EXPRESSION = re.compile(
+    rf"(?<![\w.,/-])(?:\d{{1,2}}\.\s?(?:\d{{1,2}}\.|(?:{MONTH_WORDS}))(?:\s?(?:19|20)?\d{{2}}(?![\d/]))?"
+    rf"|\d{{1,2}}\.(?:19|20)\d{{2}}(?![\d/])|(?:{MONTH_WORDS})\s(?:19|20)\d{{2}}(?![\d/])"
+    rf"|(?:19|20)\d{{2}}-\d{{2}}-\d{{2}}|(?:19|20)\d{{2}}(?![\d/]|[.,]\d))"
+)
+# Words of the same clause that make a date personal: birth, death, marriage (before the date:
+# "verstarb am", "geb.", "*"; after it: "geborene", "verstorben", "geheiratet").
+_PERSONAL_DATE_CUE = re.compile(
+    r"(?i:geb\.|geboren\w*|geburts\w*|verstorben\w*|verstarb|gestorben\w*|starb|tod\b|todes\w*|sterbe\w*"
+    r"|heirat\w*|geheiratet|verheiratet\w*|eheschließung|trauung)|[*†]"
+)
+_CLAUSE_END = re.compile(r"[;!?]\s|\.\s+(?=[A-ZÄÖÜ])|\n")
+# A page, margin number or exhibit of the court file, and the numbers listed after it:
+# "Bl. 214 ff. d.A.", "Bl. 256 und 262", "S. 25", "Rn. 18", "Anlage K 3". Not a land register's
+# sheet ("Grundbuch von …, Blatt 2" identifies a plot).
+_FILE_PLACE_BEFORE = re.compile(
+    r"(?<![\w.])(?:Bl\.|S\.|Seiten?|Rn\.|Rz\.|Randnr\.|Randnummern?|Anlagen?|Anl\.)\s?(?:[A-Z]{1,3}\s?)?"
+    r"(?:\d+\s?(?:ff?\.)?\s?(?:,|und|bis|-|–|/)\s?)*$"
+)
+_LAND_REGISTER = re.compile(r"Grundbuch", re.IGNORECASE)
+_FILE_NUMBER = re.compile(r"^\d+(?:\s?(?:ff?\.|[-–/]\s?\d+))?$")
+
+
+def date_role(text: str, span: Span) -> str | None:
+    """The policy's role of a DATE or ID span that is a date or a place in the court file:
+    DATE for a date of birth, death or marriage, EVENT_DATE for any other date, FILE_REFERENCE
+    for "Bl. 214"; None when the span is neither (an identifier, a date inside a file number)."""
+    if span.label not in (DATE, ID):
+        return None
+    surface = text[span.start : span.end]
+    if not any(c.isdigit() for c in surface):
+        return None
+    lo = max(0, span.start - 60)
+    for match in _DATE_EXPRESSION.finditer(text, lo, min(len(text), span.end + 60)):
+        if match.start() <= span.start and span.end <= match.end():
+            before = _CLAUSE_END.split(text[max(0, match.start() - 60) : match.start()])[-1]
+            after = _CLAUSE_END.split(text[match.end() : match.end() + 30])[0]
+            return DATE if _PERSONAL_DATE_CUE.search(before) or _PERSONAL_DATE_CUE.search(after) else EVENT_DATE
+    before = text[lo : span.start]
+    if _FILE_NUMBER.match(surface) and _FILE_PLACE_BEFORE.search(before) and not _LAND_REGISTER.search(before):
+        return FILE_REFERENCE
+    return None
+
+
+def role_label(text: str, span: Span, *, dates: bool = False) -> str:
     """The span's label with the role its context gives: LAWYER for a person after a lawyer's
     title ("Rechtsanwalt Dr. K.", "Rechtsanwälte A., B. und C."), SEAT for a place after an
-    authority or lower court ("Landratsamt E."); otherwise the label as it is."""
+    authority or lower court ("Landratsamt E."); with ``dates``, the role of a date or a place
+    in the file (:func:`date_role`; the policy since version 2 and the gold sets' scoring);
+    otherwise the label as it is."""
+    if dates and (role := date_role(text, span)) is not None:
+        return role
     before = text[max(0, span.start - 120) : span.start]
     if span.label == PERSON and (LAWYER_BEFORE.search(before) or LAWYER_LIST_BEFORE.search(before)):
         return LAWYER

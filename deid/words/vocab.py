@@ -75,6 +75,13 @@ COURT_ABBREVIATIONS: tuple[str, ...] = (
     "FG", "LG", "AG", "VG", "SG", "ArbG", "KG", "EuGH", "EGMR", "BayVGH", "BayObLG", "TDG",
 )  # fmt: skip
 
+# --- dates -----------------------------------------------------------------------------
+# German month names and their abbreviations ("Jänner" is Austrian), as a regex alternation.
+MONTH_WORDS = (
+    "Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+    r"|Jan\.|Feb\.|Mär\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Okt\.|Nov\.|Dez\."
+)
+
 # --- capitalized words and names -------------------------------------------------------
 UPPER = "A-ZÄÖÜ"  # a German capital letter (character class body)
 LOWER = "a-zäöüß"  # a German small letter

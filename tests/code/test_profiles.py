@@ -87,6 +87,21 @@ ROWS = [
      [("14.02.1979", "DATE_OF_BIRTH")],
      [("14.02.1979", "DATE_OF_BIRTH")],
      [("14.02.1979", "DATE_OF_BIRTH")]),
+    ("dates of death (a model's DATE: the role from its clause)",
+     "Die Erblasserin verstarb am 19.10.2022 in Kulmbach. Am 12.12.2022 erteilte das Nachlassgericht den Erbschein.",
+     [("19.10.2022", "DATE"), ("12.12.2022", "DATE")],
+     [("19.10.2022", "DATE")],
+     [("19.10.2022", "DATE")]),
+    ("other dates and years, also where the model called one an identifier",
+     "Mit Schriftsatz vom 06.04.2023 (Bl. 214 ff. d.A.) nahm die Klägerin Stellung; das Grundstück hatte sie 1991 geerbt.",
+     [("06.04.2023", "ID"), ("214", "ID"), ("1991", "DATE")],
+     [],
+     []),
+    ("a land register's sheet and a warrant's number stay identifiers",
+     "Eingetragen im Grundbuch des Amtsgerichts Coburg von Ahorn, Blatt 1287; es liegt der Haftbefehl Nr. 1240/2023 vor.",
+     [("1287", "ID"), ("1240/2023", "ID")],
+     [("1287", "PARCEL_NUMBER"), ("1240/2023", "ID")],  # the parcel recognizer's fine label
+     [("1287", "PARCEL_NUMBER"), ("1240/2023", "ID")]),
     ("amounts",
      "Der Streitwert wird auf 5.000,00 EUR festgesetzt.",
      [("5.000,00 EUR", "MONEY")],
@@ -114,6 +129,41 @@ ROWS = [
 def test_each_row_of_the_policy_under_both_profiles(row, text, found, strict, federal) -> None:
     assert run(STRICT, text, *found) == strict
     assert run(FEDERAL, text, *found) == federal
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "label", "role"),
+    [
+        ("Der am 26. November 1948 geborene Kläger", "26. November 1948", "DATE", "DATE"),
+        ("Der Kläger ist seit 1990 verheiratet.", "1990", "DATE", "DATE"),
+        ("Geburtsdatum: 01.03.1985", "01.03.1985", "ID", "DATE"),
+        ("Schreiben vom 13.11.2023", "2023", "DATE", "EVENT_DATE"),  # the year of a full date
+        ("im Schriftsatz vom 30.08.2022 (Bl. 152 d.A.)", "08.2022", "ID", "EVENT_DATE"),
+        ("Diese verstarb am 19.10.2022. Am 12.12.2022 erteilte", "12.12.2022", "DATE", "EVENT_DATE"),
+        ("vgl. Anlage K 3 sowie Bl. 256 und 262 der Akte", "262", "ID", "FILE_REFERENCE"),
+        ("vgl. Anlage K 3 sowie Bl. 256 und 262 der Akte", "3", "ID", "FILE_REFERENCE"),
+        ("Führerscheinnummer 95917", "95917", "ID", "ID"),
+        ("Aktenzeichen 123/2023", "123/2023", "ID", "ID"),
+        ("Grundbuch von Ahorn, Bl. 1287", "1287", "ID", "ID"),
+    ],
+)
+def test_the_role_of_a_date_or_a_place_in_the_file(text: str, surface: str, label: str, role: str) -> None:
+    """Only a date of birth, death or marriage is a DATE the policy neutralizes; its cue is in
+    the same clause, before or after it. The policy step reads these roles since version 2;
+    version 1 (and the training labels) never do."""
+    start = text.rindex(surface)
+    span = Span(start, start + len(surface), label)
+    assert role_label(text, span, dates=True) == role
+    assert role_label(text, span) == label
+
+
+def test_policy_version_1_neutralizes_every_date_as_it_was_gated() -> None:
+    text = "Mit Schriftsatz vom 06.04.2023 nahm die Klägerin Stellung."
+    spans = spans_of(text, ("06.04.2023", "DATE"))
+    assert apply_profile(STRICT, text, spans) == spans
+    assert apply_profile(STRICT, text, spans, dates=True) == []
+    old = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": STRICT})
+    assert [(c.name, c.version) for c in old.config.chain if c.name == "policy"] == [("policy", 2)]
 
 
 def test_judges_courts_and_laws_stay_under_both_profiles() -> None:
@@ -202,6 +252,11 @@ def test_a_gold_set_under_each_profile_and_what_its_court_did_otherwise() -> Non
     assert {s.label for s in federal.docs[0].keep} == {"LAWYER", "SEAT", "LOCATION"}
     predicted = {"b": spans_of(text, ("München", "LOCATION"), ("Erding", "LOCATION"))}
     assert [text[s.start : s.end] for s in set_aside(predicted, strict)["b"]] == ["Erding"]
+    inherited = "Der Kläger hat das Grundstück 1991 geerbt; die Erblasserin verstarb am 19.10.1990."
+    blanked = Document("d", inherited, spans=spans_of(inherited, ("1991", "DATE"), ("19.10.1990", "DATE")))
+    dates = under_profile([blanked], STRICT, STRICT)  # the court blanked an event date too
+    assert [inherited[s.start : s.end] for s in dates.docs[0].spans] == ["19.10.1990"]
+    assert [(inherited[s.start : s.end], s.label) for s in dates.disagreements["d"]] == [("1991", "EVENT_DATE")]
     ler = Document("l", text, keep=[Span(text.index("Anton"), text.index(" vertrat"), "LAWYER")])
     assert under_profile([ler], FEDERAL, FEDERAL).docs[0].spans == []
     assert [s.label for s in under_profile([ler], STRICT, FEDERAL).docs[0].spans] == ["PERSON"]

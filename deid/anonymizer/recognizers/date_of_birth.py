@@ -8,11 +8,7 @@ A birth month or year (``der im Juli 1950 geborene Kläger``) identifies less an
 from __future__ import annotations
 
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
-
-MONTHS_DE = (
-    "Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
-    r"|Jan\.|Feb\.|Mär\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Okt\.|Nov\.|Dez\."
-)
+from deid.words.vocab import MONTH_WORDS as MONTHS_DE
 
 _S = r"[ \u00a0]"
 _YEAR = r"(?:19|20)\d{2}"
