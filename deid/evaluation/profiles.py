@@ -28,12 +28,15 @@ from deid.schema import LABELS, Document, Span
 from deid.words.roles import role_label
 
 # the profile each gold set's courts follow (by the gate's set names)
-GOLD_PROFILES: Mapping[str, str] = {"ler": FEDERAL, "ler_novel": FEDERAL, "bavaria": STRICT, "reviews": STRICT}
+GOLD_PROFILES: Mapping[str, str] = {
+    "ler": FEDERAL, "ler_novel": FEDERAL, "bavaria": STRICT, "bavaria_scratch": STRICT, "reviews": STRICT,
+}  # fmt: skip
 # the bundled gold files by set name
 GOLD_FILES: Mapping[str, str] = {
     "ler": "data/gold/ler_rewritten.jsonl",
     "ler_novel": "data/gold/ler_rewritten_novel.jsonl",
     "bavaria": "data/gold/bavaria/rewritten.jsonl",
+    "bavaria_scratch": "data/gold/bavaria_scratch/rewritten.jsonl",  # written from scratch: report only
 }
 
 

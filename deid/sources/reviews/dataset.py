@@ -82,6 +82,7 @@ class ReviewSettings:
         "data/gold/ler_rewritten.jsonl",
         "data/gold/ler_rewritten_novel.jsonl",
         "data/gold/bavaria/rewritten.jsonl",
+        "data/gold/bavaria_scratch/rewritten.jsonl",
     )
 
     @classmethod
