@@ -110,7 +110,7 @@ def date_role(text: str, span: Span) -> str | None:
     if not any(c.isdigit() for c in surface):
         return None
     lo = max(0, span.start - 60)
-    for match in _DATE_EXPRESSION.finditer(text, lo, min(len(text), span.end + 60)):
+    for match in _DATE_EXPRESSION.finditer(text, lo, span.end + 60):
         if match.start() <= span.start and span.end <= match.end():
             before = _CLAUSE_END.split(text[max(0, match.start() - 60) : match.start()])[-1]
             after = _CLAUSE_END.split(text[match.end() : match.end() + 30])[0]

@@ -46,35 +46,32 @@ class MarkupError(UserError, ValueError):
 
 def parse_decision(doc_id: str, marked: str, court: str) -> Document:
     """One decision's plain text with its gold spans and keep spans."""
-    out, spans, keep, pos = [], [], [], 0
-    length = 0
+    out: list[str] = []
+    spans: list[Span] = []
+    keep: list[Span] = []
+    pos = 0
     for match in _MARK.finditer(marked):
         out.append(marked[pos : match.start()])
-        length += match.start() - pos
         surface = match.group("s") or match.group("k")
         letter = match.group("sl") or match.group("kl")
         table, target = (SENSITIVE, spans) if match.group("s") else (KEEP, keep)
         if letter not in table:
             raise MarkupError(f"{doc_id}: unknown type letter {letter!r} at offset {match.start()}")
-        target.append(Span(length, length + len(surface), table[letter]))
+        start = sum(map(len, out))
+        target.append(Span(start, start + len(surface), table[letter]))
         out.append(surface)
-        length += len(surface)
         pos = match.end()
     out.append(marked[pos:])
-    text = "".join(out)
+    text = "".join(out).rstrip("\n")
     if "[[" in text or "{{" in text or "]]" in text or "}}" in text:
         raise MarkupError(f"{doc_id}: a mark is not closed or has no type")
     meta = {"rewrite": "scratch", "source_hash": hashlib.sha256(text.encode()).hexdigest()[:16]}
-    return Document(doc_id, text.rstrip("\n"), court=court, meta=meta, spans=spans, keep=keep)
+    return Document(doc_id, text, court=court, meta=meta, spans=spans, keep=keep)
 
 
 def parse_file(path: str | Path, court: str = "bavaria_scratch") -> list[Document]:
     """Every decision of a markup file, in order."""
     raw = Path(path).read_text(encoding="utf-8")
     heads = list(_HEADER.finditer(raw))
-    docs = []
-    for head, nxt in zip(heads, [*heads[1:], None], strict=True):
-        body = raw[head.end() + 1 : nxt.start() if nxt else len(raw)]
-        doc = parse_decision(head.group("id"), body, court)
-        docs.append(doc)
-    return docs
+    ends = [h.start() for h in heads[1:]] + [len(raw)]
+    return [parse_decision(h.group("id"), raw[h.end() + 1 : end], court) for h, end in zip(heads, ends, strict=True)]
