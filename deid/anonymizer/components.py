@@ -16,9 +16,9 @@ from typing import Any
 
 from deid.anonymizer.chain import Chain, ChainContext, Step, StepConfig, register, step
 from deid.anonymizer.consistency import propagate
+from deid.anonymizer.extent import extend_names
 from deid.anonymizer.legal_form import extend_firms
 from deid.anonymizer.ner import InferenceConfig
-from deid.anonymizer.profiles import DEFAULT_PROFILE, apply_profile, check_profile
 from deid.anonymizer.policy import (
     KeepZonesConfig,
     PolicyConfig,
@@ -32,8 +32,9 @@ from deid.anonymizer.policy import (
     public_word,
     unsure,
 )
+from deid.anonymizer.profiles import DEFAULT_PROFILE, apply_profile, check_profile
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
-from deid.schema import ORGANIZATION, SEAT, Span, merge_spans
+from deid.schema import JUDGE, ORGANIZATION, SEAT, Span, merge_spans
 
 MODEL = "model"
 RECOGNIZERS = "recognizers"
@@ -47,6 +48,7 @@ NO_NAME_SHAPE = "no_name_shape"
 POLICY = "policy"
 CONSISTENCY = "consistency"
 LEGAL_FORM = "legal_form"
+EXTENT = "extent"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -149,8 +151,14 @@ def _keep_zones_step(version: int) -> Callable[[KeepZonesConfig], Step]:
             starts = [z.start for z in zones]
             # a seat inside a court's name is the profile's to judge (the policy step): no
             # span had that label before the model learnt roles, so every pipeline gated
-            # with versions 1 and 2 gives the spans it gave
-            return [s for s in spans if s.label == SEAT or not in_keep_zone(zones, starts, s)]
+            # with versions 1 and 2 gives the spans it gave. From version 4 on, a "seat" in a
+            # judge's zone is the judge's name ("Richterin am Arbeitsgericht Obermaier")
+            judges = [z for z in zones if z.label == JUDGE] if version >= 4 else []
+            judge_starts = [z.start for z in judges]
+            return [
+                s for s in spans
+                if (s.label == SEAT and not in_keep_zone(judges, judge_starts, s)) or not in_keep_zone(zones, starts, s)
+            ]  # fmt: skip
 
         return run
 
@@ -167,6 +175,11 @@ register(KEEP_ZONES, 3, KeepZonesConfig, filter=True,
                      "judges: rubrum benches, criminal participants' lists, signature blocks anywhere with "
                      "office lines and notes, titled judges in the text); a DPMA number after 'Aktenzeichen' "
                      "is no court's case number")(_keep_zones_step(3))  # fmt: skip
+register(KEEP_ZONES, 4, KeepZonesConfig, filter=True,
+         description="keep_zones@3; an authority's one-token file number after 'Az.' is no court's case "
+                     "number, the Bavarian courts' numbers ('M 26b K 19.1234') are, an author before 'aaO' "
+                     "or a journal written out is literature, a seat in a judge's zone is the judge's "
+                     "name")(_keep_zones_step(4))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -325,10 +338,34 @@ class LegalFormConfig:
           description="a firm's span takes in the legal form and practice words after it "
                       "(deid.anonymizer.legal_form): '[ORGANIZATION]', never '[ORGANIZATION] GmbH'")  # fmt: skip
 def legal_form_v1(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, names=False)
+
+
+@register(LEGAL_FORM, 2, LegalFormConfig,
+          description="version 1, and the rest of a firm's name: a person followed by '& Kollegen' is a "
+                      "practice, capitalized words between a firm and its legal form belong to it")  # fmt: skip
+def legal_form_v2(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, names=True)
+
+
+def _legal_form(cfg: LegalFormConfig, names: bool) -> Step:
     labels = frozenset(cfg.labels)
 
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return extend_firms(text, spans, labels)
+        return extend_firms(text, spans, labels, names=names)
+
+    return run
+
+
+# --- a name's whole extent -------------------------------------------------------------------
+
+
+@register(EXTENT, 1, NoConfig,
+          description="a person's first name before the surname the model found, a town's abbreviated "
+                      "suffix ('Landau a. d. Isar') (deid.anonymizer.extent); never into a keep zone")  # fmt: skip
+def extent_v1(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return extend_names(text, spans, context.zones)
 
     return run
 
@@ -346,7 +383,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     no label by default, so it is left out); the model runs on torch in the precision the
     hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, LOWERCASE,
-             NO_NAME_SHAPE, POLICY, CONSISTENCY, LEGAL_FORM)  # fmt: skip
+             NO_NAME_SHAPE, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 
 

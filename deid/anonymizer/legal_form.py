@@ -10,7 +10,7 @@ each organization span over what is written next to it:
   practice's partners ("& Partner", "und Kollegen", deid.words.vocab.PRACTICE_TAIL) and its
   kind ("Huber Rechtsanwälte PartG mbB", deid.words.vocab.PRACTICE_WORDS).
 
-Not to the left: the word before a practice's name stays ("Rechtsanwälte [ORGANIZATION]"), as
+Not to the left (but for version 2's acronym): the word before a practice's name stays ("Rechtsanwälte [ORGANIZATION]"), as
 the Bavarian courts write it and their gold set's dev half marks it ("Rechtsanwälte Lindner &
 Kollegen": the span starts at the name). Chosen on the dev halves: of the Bavarian dev half's
 firm spans that end in a legal form, the step restores all 10 when cut before it; the LER gold
@@ -19,6 +19,16 @@ extensions are the disagreement the policy lists apart (docs/experiments.md).
 
 Spans of other labels inside the stretch taken in are absorbed; organization spans that
 touch after the extension become one.
+
+Version 2 (``names=True``) also takes what the model leaves of a firm written in clear, chosen
+on the from-scratch dev set and the Bavarian dev half:
+
+* a person span followed by a practice's partners ("Lindl & Kollegen") is the practice's name,
+  and a span that stops at the ampersand ("Grabmaier &") takes the partners after it;
+* up to three capitalized words between a firm's span and its legal form are the firm's name
+  ("Alpenland Versicherung AG", "Tessner Dienstleistungs GmbH");
+* an acronym right before a span that ends in a legal form is the firm's too ("KBS
+  Forderungsmanagement GmbH"): the only word taken in to the left.
 """
 
 from __future__ import annotations
@@ -26,26 +36,60 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from deid.schema import ORGANIZATION, Span
-from deid.words.vocab import LEGAL_FORM_TAIL, PRACTICE_TAIL, PRACTICE_WORDS, alternation
+from deid.schema import ORGANIZATION, PERSON, Span
+from deid.words.vocab import (
+    COURT_ABBREVIATIONS,
+    LEGAL_FORM_TAIL,
+    PRACTICE_TAIL,
+    PRACTICE_WORDS,
+    alternation,
+)
 
 _RIGHT = re.compile(
     rf"(?:[ \u00a0]|[ \u00a0]?-)(?:{LEGAL_FORM_TAIL}|{PRACTICE_TAIL}|(?:{alternation(PRACTICE_WORDS)})(?![\w\-]))"
 )
 
+_PARTNERS = re.compile(rf"[ \u00a0]{PRACTICE_TAIL}")
+_PARTNERS_REST = re.compile(r"[ \u00a0](?:Partner|Kollegen)(?![\w\-])")  # after a span ending in "&"
+_ACRONYM_BEFORE = re.compile(r"(?<![\w\-.])[A-ZÄÖÜ]{2,5}[ \u00a0]$")  # "KBS Forderungsmanagement GmbH"
+_ENDS_IN_FORM = re.compile(rf"[ \u00a0\-](?:{LEGAL_FORM_TAIL})$")
+_NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
 
-def _extended(text: str, span: Span) -> Span:
-    """``span`` widened over the legal forms and practice words after it."""
+
+def _extended(text: str, span: Span, names: bool = False) -> Span:
+    """``span`` widened over the legal forms and practice words after it (``names``: and over
+    the rest of a firm's name, version 2)."""
     end = span.end
+    if names:
+        if text[span.start : end].endswith("&") and (rest := _PARTNERS_REST.match(text, end)) is not None:
+            end = rest.end()
+        elif (between := _NAME_BEFORE_FORM.match(text, end)) is not None:
+            end = between.end()
     while (right := _RIGHT.match(text, end)) is not None:
         end = right.end()
-    return span if end == span.end else Span(span.start, end, span.label, span.score, span.source)
+    start = span.start
+    if names and _ENDS_IN_FORM.search(text, start, end):
+        acronym = _ACRONYM_BEFORE.search(text, max(0, start - 8), start)
+        if acronym is not None and acronym.group().strip() not in COURT_ABBREVIATIONS:  # "das OLG Huber GmbH …"
+            start = acronym.start()
+    return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
 
 
-def extend_firms(text: str, spans: Iterable[Span], labels: frozenset[str] = frozenset({ORGANIZATION})) -> list[Span]:
-    """``spans`` with every span of ``labels`` extended (the module's docstring), sorted and
-    without overlaps: where a firm grew over another span, the firm keeps the stretch."""
-    grown = sorted((_extended(text, s) if s.label in labels else s for s in spans), key=lambda s: (s.start, -s.end))
+def _practice(text: str, span: Span) -> Span:
+    """A person span followed by a practice's partners, as the practice (version 2)."""
+    if span.label == PERSON and _PARTNERS.match(text, span.end) is not None:
+        return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
+    return span
+
+
+def extend_firms(
+    text: str, spans: Iterable[Span], labels: frozenset[str] = frozenset({ORGANIZATION}), names: bool = False
+) -> list[Span]:
+    """``spans`` with every span of ``labels`` extended (the module's docstring; ``names``:
+    version 2), sorted and without overlaps: where a firm grew over another span, the firm
+    keeps the stretch."""
+    spans = [_practice(text, s) for s in spans] if names else list(spans)
+    grown = sorted((_extended(text, s, names) if s.label in labels else s for s in spans), key=lambda s: (s.start, -s.end))
     out: list[Span] = []
     for span in grown:
         prev = out[-1] if out else None

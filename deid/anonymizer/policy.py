@@ -48,6 +48,14 @@ CASE_NUMBER_V3 = re.compile(
         r"|\b(?:Az\.|AZ:|Aktenzeichen:?)(?!\s?(?:DE\s?)?(?:\d{2}\s\d{4}|\d{3}\s\d{2})\s\d{3}\b)\s?",
     )
 )
+# version 4: an authority's file number after "Az." is one token ("Az. 41-602-B-2021/0457",
+# the permit recognizer's), a court's has spaces between its parts ("Az.: 1 BvR 123/20"); and
+# the Bavarian courts' numbers, whose running number follows the year after a dot ("M 26b K
+# 19.1234", "8 ZB 15.2237", "Au 7 S 23.1037")
+CASE_NUMBER_V4 = re.compile(
+    CASE_NUMBER_V3.pattern.replace(r"\s?[\w/.\- ]{3,30}?\d{2}\b", r"\s?(?=[\w/.\-]+\s\w)[\w/.\- ]{3,30}?\d{2}(?:[./]\d{1,5})?\b")
+    + r"|\b(?:[A-Z][A-Za-z]?\s)?\d{1,2}\s?[a-z]?\s[A-Z]{1,3}\s\d{2}\.\d{1,5}\b"
+)
 STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
     # the law's abbreviation on the same line: across a line break "DE89 …" (an IBAN) would be one
@@ -75,6 +83,14 @@ _IN_SENTENCE = r"(?:(?!\.\s[A-ZÄÖÜ][a-zäöüß])[^;()\n])"
 LITERATURE_CITATION = re.compile(
     rf"(?<![\w\-/]){_AUTHORS}(?:,\s|\sin:?\s){_IN_SENTENCE}{{0,80}}?"
     rf"(?:\d+\.\s?Aufl\.|\bAufl\.|\bRn\.|\bRdnr\.|\bRz\.|\bRandnr\.|\b{_JOURNALS}\s(?:19|20)\d\d\b)"
+)
+# version 4: an author before "aaO" / "a.a.O." (a work cited before: "Fastenmeier a.a.O. S.
+# 100", "Engelmann, aaO") or before a journal written out ("Fastenmeier, Zeitschrift für
+# Verkehrssicherheit 2015, 97")
+LITERATURE_CITATION_V4 = re.compile(
+    rf"{LITERATURE_CITATION.pattern}"
+    rf"|(?<![\w\-/]){_AUTHORS}(?:,\s?|\s)(?:a\.\s?a\.\s?O\.|aaO\b)"
+    rf"|(?<![\w\-/]){_AUTHORS},\s(?:in:?\s)?Zeitschrift\s(?:für|des|der)\s"
 )
 # Web addresses of courts, legal databases and public bodies are sources, not parties
 # ("BVerfG, Beschluss vom 13. Juli 2017 - 1 BvR 1202/17 -, www.bverfg.de, Rn. 19"). A host
@@ -168,7 +184,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4)  # the versions of the chain's keep_zones component
 
 
 def keep_zones(
@@ -178,7 +194,9 @@ def keep_zones(
     component ``version`` finds them: 1 and 2 differ in the signature lines
     (:data:`SIGNATURE_LINES`), 3 finds the judges of every layout (:func:`judge_zones`) and
     leaves a DPMA register number after "Aktenzeichen" to the recognizers
-    (:data:`CASE_NUMBER_V3`)."""
+    (:data:`CASE_NUMBER_V3`), 4 leaves an authority's file number after "Az." to them too, and
+    knows the Bavarian courts' numbers and more literature (:data:`CASE_NUMBER_V4`,
+    :data:`LITERATURE_CITATION_V4`)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -186,13 +204,14 @@ def keep_zones(
     if cfg.courts:
         zones += court_zones(text, version)
     if cfg.case_numbers:
-        numbers = CASE_NUMBER_V3 if version >= 3 else CASE_NUMBER
+        numbers = CASE_NUMBER_V4 if version >= 4 else CASE_NUMBER_V3 if version == 3 else CASE_NUMBER
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)]
     if cfg.statutes:
         zones += [Span(m.start(), m.end(), "LAW") for m in STATUTE.finditer(text)]
     if cfg.citations:
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CITATION.finditer(text)]
-        zones += [Span(m.start(), m.end(), LITERATURE) for m in LITERATURE_CITATION.finditer(text)]
+        literature = LITERATURE_CITATION_V4 if version >= 4 else LITERATURE_CITATION
+        zones += [Span(m.start(), m.end(), LITERATURE) for m in literature.finditer(text)]
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
     if cfg.judges:
         zones += judge_zones(text, version)

@@ -29,7 +29,8 @@ from deid.words.roles import role_label
 
 # the profile each gold set's courts follow (by the gate's set names)
 GOLD_PROFILES: Mapping[str, str] = {
-    "ler": FEDERAL, "ler_novel": FEDERAL, "bavaria": STRICT, "bavaria_scratch": STRICT, "reviews": STRICT,
+    "ler": FEDERAL, "ler_novel": FEDERAL, "bavaria": STRICT, "bavaria_scratch": STRICT,
+    "bavaria_scratch_dev": STRICT, "reviews": STRICT,
 }  # fmt: skip
 # the bundled gold files by set name
 GOLD_FILES: Mapping[str, str] = {
@@ -37,6 +38,7 @@ GOLD_FILES: Mapping[str, str] = {
     "ler_novel": "data/gold/ler_rewritten_novel.jsonl",
     "bavaria": "data/gold/bavaria/rewritten.jsonl",
     "bavaria_scratch": "data/gold/bavaria_scratch/rewritten.jsonl",  # written from scratch: report only
+    "bavaria_scratch_dev": "data/gold/bavaria_scratch_dev/rewritten.jsonl",  # its dev set: rules are chosen on it
 }
 
 

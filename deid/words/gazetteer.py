@@ -24,8 +24,13 @@ def person_and_place_names() -> frozenset[str]:
     """Every surname, first name and city of the raw lists (all pools, uncleaned): what a
     list of ordinary words must leave out."""
     names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
-    names |= {line.split("\t")[0] for line in read_lines("first_names.tsv.xz")}
-    return frozenset(names)
+    return frozenset(names | first_names())
+
+
+@cache
+def first_names() -> frozenset[str]:
+    """Every first name of the raw list (first_names.tsv.xz: name, gender, count)."""
+    return frozenset(line.split("\t")[0] for line in read_lines("first_names.tsv.xz"))
 
 
 @cache

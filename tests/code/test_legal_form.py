@@ -76,3 +76,42 @@ def test_version_2_keep_zones_dropped_a_firm_with_ag() -> None:
     assert Chain([step("keep_zones", 2)])(text, spans) == []
     assert [text[s.start : s.end] for s in Chain(chain_v2)(text, spans)] == ["Mayrhofer Kältetechnik AG"]
     assert [text[s.start : s.end] for s in Chain([step("keep_zones", 3)])(text, spans)] == ["Mayrhofer Kältetechnik AG"]
+
+
+@pytest.mark.parametrize(
+    "text, spans, expected",
+    [
+        # a person followed by the partners is the practice; the "&" the model tagged is absorbed
+        ("vertreten durch die Rechtsanwältin Veronika Lindl der Kanzlei Lindl & Kollegen, Hauptplatz 21",
+         [("Lindl", PERSON, -1), ("&", ORGANIZATION, -1)], [(ORGANIZATION, "Lindl & Kollegen")]),
+        # a span that stops at the ampersand takes the partners after it
+        ("nach dem Gutachten vom Ingenieurbüro Grabmaier & Partner fuhr der Kläger",
+         [("Grabmaier &", ORGANIZATION, 0)], [(ORGANIZATION, "Grabmaier & Partner")]),
+        # capitalized words between the firm's span and its legal form are its name
+        ("bei der Beklagten zu 2), der Alpenland Versicherung AG, haftpflichtversichert",
+         [("Alpenland", ORGANIZATION, 0)], [(ORGANIZATION, "Alpenland Versicherung AG")]),
+        # a person without partners stays a person; a sentence's end stops the name
+        ("Die Zeugin Kathrin Stöckl bestätigte dies. Die Versicherung AG zahlte nicht.",
+         [("Stöckl", PERSON, 0)], [(PERSON, "Stöckl")]),
+    ],
+)
+def test_version_2_takes_the_rest_of_a_firms_name(
+    text: str, spans: list[tuple[str, str, int]], expected: list[tuple[str, str]]
+) -> None:
+    def at(surface: str, nth: int) -> int:
+        return text.rindex(surface) if nth < 0 else text.index(surface)
+
+    given = [Span(at(w, n), at(w, n) + len(w), label, 0.9, MODEL_SOURCE) for w, label, n in spans]
+    out = Chain([step("legal_form", 2)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+    if (PERSON, "Stöckl") not in expected:  # what version 1 left: the form alone, or the name cut short
+        before = Chain([step("legal_form", 1)])(text, given)
+        assert [(s.label, text[s.start : s.end]) for s in before] != expected
+
+
+def test_version_2_takes_an_acronym_before_a_firm_not_a_court() -> None:
+    text = "Daraufhin vertrat die KBS Forderungsmanagement GmbH den Gläubiger; beim OLG Bau GmbH vorgelegt"
+    spans = _spans(text, ["Forderungsmanagement GmbH", "Bau"])
+    out = Chain([step("legal_form", 2)])(text, spans)
+    assert [text[s.start : s.end] for s in out] == ["KBS Forderungsmanagement GmbH", "Bau GmbH"]
+    assert [text[s.start : s.end] for s in Chain([step("legal_form", 1)])(text, spans)][0] == "Forderungsmanagement GmbH"

@@ -225,8 +225,8 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     # (version 2: signature lines; 3: every layout), consistency (version 2: every mention of a
     # name) and legal_form, added last since
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
-    # ... and the policy step, which came with the profiles (a pipeline saved before has none)
-    shipped = tuple(s for s in shipped if s.name != "policy")
+    # ... and the policy and extent steps, which came later (a pipeline saved before has none)
+    shipped = tuple(s for s in shipped if s.name not in ("policy", "extent"))
     assert shipped[-1].name == "legal_form"
     assert [(s.name, s.config) for s in cfg.chain[1:]] == [(s.name, s.config) for s in shipped[1:-1]]
     assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == [
@@ -285,7 +285,8 @@ def test_a_changed_component_version_refuses_the_saved_pipeline(tmp_path, monkey
     component, the version it was evaluated with and the one installed, never any text."""
     Pipeline(None, with_money().without("model")).save(tmp_path)
     saved = json.loads((tmp_path / PIPELINE_FILE).read_text(encoding="utf-8"))
-    assert {"name": "keep_zones", "version": 3, "config": {}} in saved["chain"]
+    installed = chain_module.installed_version("keep_zones")
+    assert {"name": "keep_zones", "version": installed, "config": {}} in saved["chain"]
     assert build_pipeline(tmp_path).config.chain == with_money().without("model").chain
     # version 1 (the signature lines of before) stays registered: a pipeline gated with it runs it
     old = replace(with_money(), chain=tuple(step(s.name, 1) if s.name == "keep_zones" else s
@@ -293,14 +294,15 @@ def test_a_changed_component_version_refuses_the_saved_pipeline(tmp_path, monkey
     Pipeline(None, old).save(tmp_path / "old")
     assert build_pipeline(tmp_path / "old").config.step("keep_zones").version == 1
     versions = chain_module.registry()["keep_zones"]
-    monkeypatch.setitem(chain_module._REGISTRY, "keep_zones", {4: replace(versions[3], version=4)})
+    newer = installed + 1
+    monkeypatch.setitem(chain_module._REGISTRY, "keep_zones", {newer: replace(versions[installed], version=newer)})
     with pytest.raises(ChainMismatch) as caught:
         build_pipeline(tmp_path)
     message = str(caught.value)
     assert str(tmp_path / PIPELINE_FILE) in message
-    assert "chain component 'keep_zones' version 3" in message and "this code has version 4" in message
+    assert f"chain component 'keep_zones' version {installed}" in message and f"this code has version {newer}" in message
     assert "re-run the gate" in message
-    assert PipelineConfig().step("keep_zones").version == 4  # a new pipeline gets the new one
+    assert PipelineConfig().step("keep_zones").version == newer  # a new pipeline gets the new one
     # a flags-only pipeline.json ran version 1 of every component: refused as well
     (tmp_path / PIPELINE_FILE).write_text(json.dumps(LEGACY), encoding="utf-8")
     with pytest.raises(ChainMismatch, match="'keep_zones' version 1"):
@@ -366,8 +368,15 @@ def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
     without the policy step, which tests/code/test_profiles.py tests)."""
     labels = ["PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "ID", "STREET"]
     legacy = PipelineConfig.from_dict({"policy": {"keep_labels": ["MONEY"]}})
-    configs = [(PipelineConfig().without("policy"), (), 3), (with_money().without("policy"), ("MONEY",), 3),
-               (legacy, ("MONEY",), 1)]  # fmt: skip
+
+    def before_extents(cfg: PipelineConfig) -> PipelineConfig:
+        """keep_zones@3 and legal_form@1, without the extent step (what the reference knows)."""
+        pinned = {"keep_zones": 3, "legal_form": 1}
+        chain = tuple(step(s.name, pinned[s.name]) if s.name in pinned else s for s in cfg.without("extent").chain)
+        return replace(cfg, chain=chain)
+
+    configs = [(before_extents(PipelineConfig().without("policy")), (), 3),
+               (before_extents(with_money().without("policy")), ("MONEY",), 3), (legacy, ("MONEY",), 1)]  # fmt: skip
     for doc in [*gold[:6], *bavaria[:6]]:
         text = doc.text[:6000]
         words = list(re.finditer(r"\S+", text))

@@ -83,6 +83,7 @@ class ReviewSettings:
         "data/gold/ler_rewritten_novel.jsonl",
         "data/gold/bavaria/rewritten.jsonl",
         "data/gold/bavaria_scratch/rewritten.jsonl",
+        "data/gold/bavaria_scratch_dev/rewritten.jsonl",
     )
 
     @classmethod

@@ -1,0 +1,73 @@
+"""A name's whole extent: the first name before a surname, the suffix of a town's name.
+
+The model learns persons and places from the courts' placeholders, which write a surname
+alone ("Zeuge K.") and a town without its river ("in P."), so its spans often stop short of
+what a decision written in clear spells out:
+
+* a first name before a person span ("Rechtsanwältin Veronika [PERSON]"): taken in when it is
+  a first name of the bundled list (:func:`deid.words.gazetteer.first_names`) and no ordinary
+  word or lowercase word at a sentence start ("Frau", "Klein", "Will");
+* a town's abbreviated suffix ("Landau a. d. Isar", "Neumarkt i. d. OPf.", "Mühldorf a.
+  Inn"): the town before the suffix and the river or region after it are one place. Only the
+  abbreviations: "am Lech" or "an der Ilm" also follow a place where a street comes next
+  ("wohnt in Reichertshausen am Kapellenweg").
+
+Neither grows into a keep zone (a judge's first name stays where the judge's zone begins).
+Chosen on the dev halves and the from-scratch dev set (docs/results.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from deid.schema import LOCATION, PERSON, SEAT, Span
+from deid.words.gazetteer import first_names
+from deid.words.ordinary import is_ordinary_word
+from deid.words.vocabulary import lowercase_words
+
+_WORD_BEFORE = re.compile(r"([A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)[ \u00a0]$")
+# "a. d.", "a.", "i. d.", "i.", "b.", "o." and the river or region after it ("Isar", "OPf.")
+_SUFFIX = r"(?:[abio]\.(?:[ \u00a0]?d\.)?)[ \u00a0]?[A-ZÄÖÜ][\wäöüß]*\.?"
+_SUFFIX_AFTER = re.compile(rf"[ \u00a0]{_SUFFIX}(?![\wäöüß])")
+_TOWN_BEFORE = re.compile(rf"[A-ZÄÖÜ][\wäöüß\-]*[ \u00a0]{_SUFFIX}$")
+_PLACES = frozenset({LOCATION, SEAT})
+
+
+def _first_name(word: str) -> bool:
+    return word in first_names() and word.lower() not in lowercase_words() and not is_ordinary_word(word)
+
+
+def _blocked(zones: Sequence[Span], start: int, end: int) -> bool:
+    return any(z.start < end and start < z.end for z in zones)
+
+
+def _grown(text: str, span: Span, zones: Sequence[Span]) -> Span:
+    start, end = span.start, span.end
+    if span.label == PERSON:
+        for _ in range(2):  # "Anna Maria Huber"
+            m = _WORD_BEFORE.search(text, max(0, start - 40), start)
+            if m is None or not _first_name(m.group(1)) or _blocked(zones, m.start(1), start):
+                break
+            start = m.start(1)
+    elif span.label in _PLACES:
+        if (m := _SUFFIX_AFTER.match(text, end)) is not None and not _blocked(zones, end, m.end()):
+            end = m.end()
+        m = _TOWN_BEFORE.search(text, max(0, start - 60), end)  # "$" holds at ``end``
+        if m is not None and m.start() < start and not _blocked(zones, m.start(), start):
+            start = m.start()
+    return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
+
+
+def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = ()) -> list[Span]:
+    """``spans`` with persons' first names and towns' suffixes taken in (the module's
+    docstring), sorted and without overlaps: a grown span absorbs the spans it now covers."""
+    out: list[Span] = []
+    for span in sorted((_grown(text, s, zones) for s in spans), key=lambda s: (s.start, -s.end)):
+        if out and span.start < out[-1].end:
+            prev = out[-1]
+            if span.end > prev.end:  # overlapping, not covered: the grown one keeps the stretch
+                out[-1] = Span(prev.start, span.end, prev.label, prev.score, prev.source)
+            continue
+        out.append(span)
+    return out

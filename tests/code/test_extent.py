@@ -1,0 +1,71 @@
+"""A name's whole extent (the chain's extent step): the first name before the surname the
+model found, a town's abbreviated suffix. Real sentences in the Bavarian manner; the model's
+spans are given as the model writes them (a surname alone, a town cut at its suffix)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid.anonymizer.chain import Chain, step
+from deid.anonymizer.extent import extend_names
+from deid.anonymizer.policy import keep_zones
+from deid.schema import LOCATION, MODEL_SOURCE, PERSON, Span
+
+
+def _at(text: str, surface: str, label: str) -> Span:
+    start = text.index(surface)
+    return Span(start, start + len(surface), label, 0.9, MODEL_SOURCE)
+
+
+@pytest.mark.parametrize(
+    "text, given, expected",
+    [
+        ("vertreten durch die Rechtsanwältin Veronika Lindl der Kanzlei", ("Lindl", PERSON), "Veronika Lindl"),
+        ("erwiderte durch ihren Patentanwalt Dr. Korbinian Sedlmair, die Pumpe", ("Sedlmair", PERSON),
+         "Korbinian Sedlmair"),
+        ("Die Zeugin Anna Maria Huber sagte aus.", ("Huber", PERSON), "Anna Maria Huber"),
+        # no first name before it: a role, a form of address, an ordinary word
+        ("Die Zeugin Huber sagte aus.", ("Huber", PERSON), "Huber"),
+        ("Der Beklagte hat Frau Huber angerufen.", ("Huber", PERSON), "Huber"),
+        # a town's abbreviated suffix, after the span or as the span
+        ("in der Metzgerei in Landau a. d. Isar beschäftigt", ("Isar", LOCATION), "Landau a. d. Isar"),
+        ("Das Landratsamt Mühldorf a. Inn entzog die Fahrerlaubnis.", ("Mühldorf", LOCATION), "Mühldorf a. Inn"),
+        ("Sie zog nach Neumarkt i. d. OPf. um.", ("Neumarkt", LOCATION), "Neumarkt i. d. OPf."),
+        # "am" also introduces a street: not a suffix
+        ("Sie wohnt in Reichertshausen am Kapellenweg.", ("Reichertshausen", LOCATION), "Reichertshausen"),
+    ],
+)
+def test_the_step_takes_in_the_whole_name(text: str, given: tuple[str, str], expected: str) -> None:
+    out = Chain([step("extent")])(text, [_at(text, *given)])
+    assert [text[s.start : s.end] for s in out] == [expected]
+    assert out[0].label == given[1]
+
+
+def test_a_town_cut_inside_its_suffix_becomes_one_place() -> None:
+    text = "Er ließ das Fahrzeug in Moosburg a. d. Isar reparieren."
+    spans = [_at(text, "Moosburg a", LOCATION), _at(text, "Isar", LOCATION)]
+    assert [text[s.start : s.end] for s in extend_names(text, spans)] == ["Moosburg a. d. Isar"]
+
+
+def test_a_first_name_in_a_keep_zone_stays() -> None:
+    """A judge's zone begins at the first name: a person span after it never grows into it."""
+    text = "Vorsitzende Richterin am Landgericht Veronika Lindl"
+    zones = keep_zones(text)
+    assert any(z.start <= text.index("Veronika") < z.end for z in zones)
+    out = extend_names(text, [_at(text, "Lindl", PERSON)], zones)
+    assert [text[s.start : s.end] for s in out] == ["Lindl"]
+    assert [text[s.start : s.end] for s in extend_names(text, [_at(text, "Lindl", PERSON)])] == ["Veronika Lindl"]
+
+
+def test_a_seat_the_model_read_in_a_judges_line_is_the_judges_name() -> None:
+    """keep_zones@4: the model called the judge's name after "Arbeitsgericht" a seat; a seat in
+    a court's name is the profile's to judge, one in a judge's zone is kept (version 3 let it
+    through)."""
+    from deid.schema import SEAT
+
+    text = "Die Kostenentscheidung folgt aus § 91 ZPO.\nVorsitzende Richterin am Arbeitsgericht Obermaier"
+    seat = _at(text, "Obermaier", SEAT)
+    assert Chain([step("keep_zones", 3)])(text, [seat]) == [seat]
+    assert Chain([step("keep_zones", 4)])(text, [seat]) == []
+    place = "Das Landratsamt Ebersberg erließ den Bescheid."
+    assert Chain([step("keep_zones", 4)])(place, [_at(place, "Ebersberg", SEAT)]) != []
