@@ -76,11 +76,13 @@ def test_a_3_mb_decision_with_a_span_on_every_other_capitalized_word(sources: Pa
 # --- every mention (issue 27, item 2): canaries in real decisions ---------------------------------
 
 
-def _canary_run(version: int, found: str = "Jana Wolkenhammer", split: bool = False) -> list[tuple[int, str]]:
-    """The rule chain (recognizers, keep zones, filters, consistency ``version``) on the seven
-    planted decisions, the model having found ``found`` once in each (at its introduction,
-    score 0.9; ``split``: one span per word), then the ``label`` operator: per decision, the
-    canary mentions left and the anonymized text."""
+def _canary_run(
+    version: int, found: str = "Jana Wolkenhammer", split: bool = False, without: tuple[str, ...] = ()
+) -> list[tuple[int, str]]:
+    """The rule chain (recognizers, keep zones, filters, consistency ``version``; ``without``
+    the steps named) on the seven planted decisions, the model having found ``found`` once in
+    each (at its introduction, score 0.9; ``split``: one span per word), then the ``label``
+    operator: per decision, the canary mentions left and the anonymized text."""
     from dataclasses import replace as with_changes
 
     from deid.anonymizer.chain import step
@@ -88,7 +90,7 @@ def _canary_run(version: int, found: str = "Jana Wolkenhammer", split: bool = Fa
     from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
     from tests.code import canaries
 
-    config = PipelineConfig.rules_only()
+    config = PipelineConfig.rules_only().without(*without)
     chain = tuple(step("consistency", version) if s.name == "consistency" else s for s in config.chain)
     pipeline = build_pipeline(config=with_changes(config, chain=chain))
     texts = [canaries.planted(d) for d in canaries.DECISIONS]
@@ -125,11 +127,14 @@ def test_a_name_the_model_split_in_two_is_still_a_name_in_full() -> None:
     """A first name and a surname tagged as two names (what a small model trained on
     surnames alone does): version 3 takes them as the name in full and neutralizes every
     mention; version 2 saw two lone words, and a made-up surname that looks like a compound
-    of ordinary words stayed in clear elsewhere."""
+    of ordinary words stayed in clear elsewhere. The extent step (a first name before a
+    person span joins it) makes one name of them before consistency runs, so version 2 is
+    run without it here; with it, version 2 neutralizes every mention too."""
     from tests.code import canaries
 
     assert [left for left, _ in _canary_run(3, split=True)] == [0] * len(canaries.DECISIONS)
-    assert all(left > 0 for left, _ in _canary_run(2, split=True))
+    assert all(left > 0 for left, _ in _canary_run(2, split=True, without=("extent",)))
+    assert [left for left, _ in _canary_run(2, split=True)] == [0] * len(canaries.DECISIONS)
 
 
 @pytest.mark.slow
