@@ -157,7 +157,7 @@ def _keep_zones_step(version: int) -> Callable[[KeepZonesConfig], Step]:
             judge_starts = [z.start for z in judges]
             return [
                 s for s in spans
-                if (s.label == SEAT and not in_keep_zone(judges, judge_starts, s)) or not in_keep_zone(zones, starts, s)
+                if not (in_keep_zone(judges, judge_starts, s) if s.label == SEAT else in_keep_zone(zones, starts, s))
             ]  # fmt: skip
 
         return run

@@ -115,8 +115,8 @@ def propagate(
     and a surname the model tagged as two names) are evidence of a name in full too.
     """
     spans = sorted(spans)
-    found_at = _Ranges((s.start, s.end) for s in spans)
-    blocked_at = _Ranges((b.start, b.end) for b in blocked)
+    found_at = Ranges((s.start, s.end) for s in spans)
+    blocked_at = Ranges((b.start, b.end) for b in blocked)
     added_at = bytearray(len(text))  # 1 where a span was added (they never overlap)
     found: dict[str, tuple[str, float]] = {}
     in_full: set[str] = set()  # variants of a span of several words
@@ -168,7 +168,7 @@ def _adjacent_names(text: str, spans: Sequence[Span]) -> list[Span]:
     ]
 
 
-class _Ranges:
+class Ranges:
     """Fixed character ranges that answer "does any of you overlap ``[start, end)``?" in
     O(log n): a scan of every range per mention made long documents quadratic."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from deid.anonymizer.consistency import Ranges
 from deid.schema import LOCATION, PERSON, SEAT, Span
 from deid.words.gazetteer import first_names
 from deid.words.ordinary import is_ordinary_word
@@ -38,23 +39,19 @@ def _first_name(word: str) -> bool:
     return word in first_names() and word.lower() not in lowercase_words() and not is_ordinary_word(word)
 
 
-def _blocked(zones: Sequence[Span], start: int, end: int) -> bool:
-    return any(z.start < end and start < z.end for z in zones)
-
-
-def _grown(text: str, span: Span, zones: Sequence[Span]) -> Span:
+def _grown(text: str, span: Span, zones: Ranges) -> Span:
     start, end = span.start, span.end
     if span.label == PERSON:
         for _ in range(2):  # "Anna Maria Huber"
             m = _WORD_BEFORE.search(text, max(0, start - 40), start)
-            if m is None or not _first_name(m.group(1)) or _blocked(zones, m.start(1), start):
+            if m is None or not _first_name(m.group(1)) or zones.overlaps(m.start(1), start):
                 break
             start = m.start(1)
     elif span.label in _PLACES:
-        if (m := _SUFFIX_AFTER.match(text, end)) is not None and not _blocked(zones, end, m.end()):
+        if (m := _SUFFIX_AFTER.match(text, end)) is not None and not zones.overlaps(end, m.end()):
             end = m.end()
         m = _TOWN_BEFORE.search(text, max(0, start - 60), end)  # "$" holds at ``end``
-        if m is not None and m.start() < start and not _blocked(zones, m.start(), start):
+        if m is not None and m.start() < start and not zones.overlaps(m.start(), start):
             start = m.start()
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
 
@@ -62,8 +59,9 @@ def _grown(text: str, span: Span, zones: Sequence[Span]) -> Span:
 def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = ()) -> list[Span]:
     """``spans`` with persons' first names and towns' suffixes taken in (the module's
     docstring), sorted and without overlaps: a grown span absorbs the spans it now covers."""
+    blocked = Ranges((z.start, z.end) for z in zones)
     out: list[Span] = []
-    for span in sorted((_grown(text, s, zones) for s in spans), key=lambda s: (s.start, -s.end)):
+    for span in sorted((_grown(text, s, blocked) for s in spans), key=lambda s: (s.start, -s.end)):
         if out and span.start < out[-1].end:
             prev = out[-1]
             if span.end > prev.end:  # overlapping, not covered: the grown one keeps the stretch

@@ -40,6 +40,7 @@ from deid.schema import ORGANIZATION, PERSON, Span
 from deid.words.vocab import (
     COURT_ABBREVIATIONS,
     LEGAL_FORM_TAIL,
+    PRACTICE_PARTNERS,
     PRACTICE_TAIL,
     PRACTICE_WORDS,
     alternation,
@@ -50,7 +51,7 @@ _RIGHT = re.compile(
 )
 
 _PARTNERS = re.compile(rf"[ \u00a0]{PRACTICE_TAIL}")
-_PARTNERS_REST = re.compile(r"[ \u00a0](?:Partner|Kollegen)(?![\w\-])")  # after a span ending in "&"
+_PARTNERS_REST = re.compile(rf"[ \u00a0]{PRACTICE_PARTNERS}")  # after a span ending in "&"
 _ACRONYM_BEFORE = re.compile(r"(?<![\w\-.])[A-ZÄÖÜ]{2,5}[ \u00a0]$")  # "KBS Forderungsmanagement GmbH"
 _ENDS_IN_FORM = re.compile(rf"[ \u00a0\-](?:{LEGAL_FORM_TAIL})$")
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")

@@ -62,7 +62,8 @@ PRACTICE_WORDS: tuple[str, ...] = (
     "Rechtsanwälte", "Rechtsanwaltsgesellschaft", "Patentanwälte", "Steuerberater",
     "Steuerberatungsgesellschaft", "Wirtschaftsprüfungsgesellschaft",
 )  # fmt: skip
-PRACTICE_TAIL: str = r"(?:&|und)[ \u00a0](?:Partner|Kollegen)(?![\w\-])"
+PRACTICE_PARTNERS: str = r"(?:Partner|Kollegen)(?![\w\-])"
+PRACTICE_TAIL: str = rf"(?:&|und)[ \u00a0]{PRACTICE_PARTNERS}"
 # The common one-word forms: a lowercase letter before one is a company placeholder ("w
 # GmbH", deid.rewrite.placeholders.gold; the miner takes a narrower subset, deid.rewrite.placeholders).
 COMMON_LEGAL_FORMS: tuple[str, ...] = ("GmbH", "AG", "KG", "OHG", "GbR", "Holding", "UG", "SE", "mbH", "gGmbH")
