@@ -34,7 +34,8 @@ from deid.anonymizer.policy import (
 )
 from deid.anonymizer.profiles import DEFAULT_PROFILE, apply_profile, check_profile
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
-from deid.schema import JUDGE, ORGANIZATION, SEAT, Span, merge_spans
+from deid.schema import JUDGE, LOCATION, ORGANIZATION, OTHER, PERSON, SEAT, Span, merge_spans
+from deid.words.regions import is_region
 
 MODEL = "model"
 RECOGNIZERS = "recognizers"
@@ -49,6 +50,7 @@ POLICY = "policy"
 CONSISTENCY = "consistency"
 LEGAL_FORM = "legal_form"
 EXTENT = "extent"
+REGIONS = "regions"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -236,6 +238,22 @@ def plain_compounds_v1(cfg: UnsureWordConfig) -> Step:
 @dataclass(frozen=True)
 class NoConfig:
     """A component without settings."""
+
+
+# what a region may be mistaken for; a seat is the policy's to judge, a firm's name may hold a
+# region ("Molkerei Oberbayern eG") that the legal-form step extends later
+_REGION_LABELS = frozenset({PERSON, LOCATION, OTHER})
+
+
+@register(REGIONS, 1, NoConfig, filter=True,
+          description="spans that are a region or a place abroad (deid.words.regions: Wiktionary's toponyms "
+                      "that no German place, surname or first name shares) and the model read as a person, place or other "
+                      "detail")  # fmt: skip
+def regions_v1(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [s for s in spans if s.label not in _REGION_LABELS or not is_region(text[s.start : s.end])]
+
+    return run
 
 
 @register(LOWERCASE, 1, NoConfig, filter=True, description="model words in lowercase")

@@ -1,0 +1,69 @@
+"""Regions and places abroad stay in clear (the chain's regions step): the policy keeps
+"countries, Länder, regions, big cities"; a German town, a surname or an everyday noun is no
+region. Real sentences; the model's spans are given as the model writes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid.anonymizer import components  # noqa: F401  (registers the chain's steps)
+from deid.anonymizer.chain import Chain, step
+from deid.schema import LOCATION, MODEL_SOURCE, PERSON, SEAT, Span
+from deid.words.regions import is_region
+
+
+def _at(text: str, surface: str, label: str) -> Span:
+    start = text.index(surface)
+    return Span(start, start + len(surface), label, 0.9, MODEL_SOURCE)
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "label"),
+    [
+        (
+            "Der Kläger stammt aus Dagestan und ist tschetschenischer Volkszugehöriger.",
+            "Dagestan",
+            LOCATION,
+        ),
+        ("Die Sicherheitslage Dagestans hat sich seit 2019 verschlechtert.", "Dagestans", PERSON),
+        ("Er lebte bis zu seiner Ausreise in Tschetschenien.", "Tschetschenien", LOCATION),
+        ("Die Familie gehört der Religionsgemeinschaft der Sikh im Punjab an.", "Punjab", LOCATION),
+        ("Der Betrieb liefert Milch an Molkereien im Allgäu.", "Allgäu", LOCATION),
+    ],
+)
+def test_a_region_stays_in_clear(text: str, surface: str, label: str) -> None:
+    assert Chain([step("regions")])(text, [_at(text, surface, label)]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "label"),
+    [
+        # a German town is a place of residence: the policy neutralizes it
+        ("Der Kläger wohnt in Grafing und arbeitet in Ebersberg.", "Grafing", LOCATION),
+        ("Die Zeugin wohnt seit 2010 in Müllheim.", "Müllheim", LOCATION),
+        # a toponym that is also a surname may be a person
+        ("Der Zeuge Krim bestätigte die Angaben.", "Krim", PERSON),
+        # a firm's name may hold a region; the legal-form step takes in the rest later
+        ("Die Molkerei Oberbayern eG liefert an den Kläger.", "Oberbayern", "ORGANIZATION"),
+        # a seat of an authority is the policy's to judge
+        ("Das Landratsamt Allgäu erließ den Bescheid.", "Allgäu", SEAT),
+    ],
+)
+def test_a_town_a_name_and_a_seat_are_no_region(text: str, surface: str, label: str) -> None:
+    span = _at(text, surface, label)
+    assert Chain([step("regions")])(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    ("word", "region"),
+    [("Oberbayern", True), ("Schlesien", True), ("Dagestans", True), ("Stall", False), ("Landstraße", False),
+     ("Grafing", False), ("Lincoln", False), ("Ost Dagestan", False)],
+)  # fmt: skip
+def test_the_region_list_leaves_out_towns_names_and_everyday_nouns(word: str, region: bool) -> None:
+    assert is_region(word) is region
+
+
+def test_a_region_inside_a_longer_span_leaves_the_span_alone() -> None:
+    text = "Die Firma Allgäuer Alpenmilch GmbH aus dem Allgäu klagt."
+    span = _at(text, "Allgäuer Alpenmilch GmbH", "ORGANIZATION")
+    assert Chain([step("regions")])(text, [span]) == [span]
