@@ -138,6 +138,9 @@ register(RECOGNIZERS, 2, RecognizersConfig,
          description="recognizers@1 with the numbers of a party's rights in suit (patent, utility model, "
                      "trademark), commercial-register numbers, and permit and contract labels version 1 "
                      "missed (permit_number.v2, contract_number.v2)")(_recognizers_step(2))  # fmt: skip
+register(RECOGNIZERS, 3, RecognizersConfig,
+         description="recognizers@2 with contract_number.v3: a number's owner before the colon "
+                     "('Personalnummer der Klägerin: …'), police diary numbers ('Tagebuchnummer')")(_recognizers_step(3))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

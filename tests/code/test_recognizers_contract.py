@@ -8,6 +8,7 @@ from test_recognizers_base import check_table_row
 from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
     ContractNumberRecognizerV2,
+    ContractNumberRecognizerV3,
 )
 
 
@@ -54,3 +55,22 @@ def test_contract_table(marked: str) -> None:
 )
 def test_contract_v2_table(marked: str) -> None:
     check_table_row(ContractNumberRecognizerV2(), marked, "CONTRACT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Kundennummer [[K 4711-0815]].",
+        # the number's owner before the colon, police diary numbers
+        "Personalnummer der Klägerin: [[PN 2014-0817]].",
+        "unter der Kundennummer des Beklagten zu 2): [[47110815]] geführt",
+        "Die Polizeiinspektion nahm den Unfall auf (Tagebuchnummer [[BY8512-004711-22/6]]).",
+        "Tgb.-Nr. [[1234/22]] der Kriminalpolizei",
+        # negatives: an owner without a colon names no number; fee codes stay
+        "Vertragsnummer des Klägers",
+        "Steuernummer des Leistenden fehlten",
+        "unter Angabe der Gebührennummer 401 300 gezahlt",
+    ],
+)
+def test_contract_v3_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV3(), marked, "CONTRACT_NUMBER")

@@ -24,6 +24,7 @@ from deid.anonymizer.recognizers.commercial_register import CommercialRegisterRe
 from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
     ContractNumberRecognizerV2,
+    ContractNumberRecognizerV3,
 )
 from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer
 from deid.anonymizer.recognizers.email import EmailRecognizer
@@ -86,14 +87,18 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.utility_model.v1": UtilityModelRecognizer,
     "deid.recognizers.trademark_number.v1": TrademarkNumberRecognizer,
     "deid.recognizers.commercial_register.v1": CommercialRegisterRecognizer,
+    # a number's owner before the colon ("Personalnummer der Klägerin: …"), police diary numbers
+    "deid.recognizers.contract_number.v3": ContractNumberRecognizerV3,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
+_CONTRACT_V2, _CONTRACT_V3 = "deid.recognizers.contract_number.v2", "deid.recognizers.contract_number.v3"
 # The recognizers on by default, by version of the chain's `recognizers` component
 # (deid.anonymizer.components); the newest is build_recognizers' default.
 RECOGNIZER_SETS: dict[int, tuple[str, ...]] = {
     1: tuple(_FIRST_SET),
-    2: tuple(name for name in RECOGNIZERS if name not in _SUPERSEDED),
+    2: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, _CONTRACT_V3}),
+    3: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, _CONTRACT_V2}),
 }
 
 

@@ -8,6 +8,10 @@ Version 2 (:class:`ContractNumberRecognizerV2`) knows the labels that version 1 
 training decisions: a SEPA "Mandatsreferenznummer", a doctor's "Arztnummer" (LANR) and a
 practice's "Betriebsstättennummer" (BSNR), an insured person's "Versichertennummer", a
 Bedarfsgemeinschaft's "BG-Nummer".
+
+Version 3 (:class:`ContractNumberRecognizerV3`) also reads a label that names whose number it
+is before a colon ("Personalnummer der Klägerin: PN 2014-0817") and a police diary number
+("Tagebuchnummer BY8512-004711-22/6", "Tgb.-Nr."), which version 2 found in part or not at all.
 """
 
 from __future__ import annotations
@@ -62,3 +66,19 @@ class ContractNumberRecognizerV2(ContractNumberRecognizer):
     """Version 1's labels and the ones it missed (the module's docstring)."""
 
     PATTERNS = (Pattern("labelled_number", rf"{_KEY_V2}{_COLON}{_VALUE}", 0.8),)
+
+
+_KIND_V3 = rf"{_KIND_V2}|tagebuch|tgb\.?"
+_KEY_V3 = (
+    rf"(?<!\w)(?i:(?:{_KIND_V3})(?:-?nummer|-?nr\.?|-?no\.?)|kassenzeichen|lanr|bsnr"
+    r"|(?:vertrag|darlehensvertrag|versicherungsvertrag|police|konto)[ \u00a0](?:nr\.|nummer))"
+)
+# whose number: "der Klägerin", "des Beklagten zu 2)"; only before a colon, which shows the
+# number follows ("Vertragsnummer des Klägers" alone names none)
+_WHOSE = r"(?:[ \u00a0](?:des|der)[ \u00a0][A-ZÄÖÜ][a-zäöüß]+(?:[ \u00a0]zu[ \u00a0]\d\)?)?[ \u00a0]?:[ \u00a0]?)"
+
+
+class ContractNumberRecognizerV3(ContractNumberRecognizer):
+    """Version 2's labels, a label with its owner before a colon, police diary numbers."""
+
+    PATTERNS = (Pattern("labelled_number", rf"{_KEY_V3}(?:{_WHOSE}|{_COLON}){_VALUE}", 0.8),)
