@@ -249,9 +249,9 @@ _REGION_LABELS = frozenset({PERSON, LOCATION, OTHER})
 
 
 @register(REGIONS, 1, NoConfig, filter=True,
-          description="spans that are a region or a place abroad (deid.words.regions: Wiktionary's toponyms "
-                      "that no German place, surname or first name shares) and the model read as a person, place or other "
-                      "detail")  # fmt: skip
+          description="spans the model read as a person, place or other detail that are a region "
+                      "(deid.words.regions: Wiktionary's toponyms formed as a region's name, '-ien', '-stan', "
+                      "'-land', '-gau', that no German place, surname or first name shares)")  # fmt: skip
 def regions_v1(cfg: NoConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         return [s for s in spans if s.label not in _REGION_LABELS or not is_region(text[s.start : s.end])]

@@ -1,5 +1,5 @@
-"""Regions and places abroad stay in clear (the chain's regions step): the policy keeps
-"countries, Länder, regions, big cities"; a German town, a surname or an everyday noun is no
+"""Regions stay in clear (the chain's regions step): the policy keeps
+"countries, Länder, regions, big cities"; a town (German or abroad), a surname or an everyday noun is no
 region. Real sentences; the model's spans are given as the model writes them."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _at(text: str, surface: str, label: str) -> Span:
         ),
         ("Die Sicherheitslage Dagestans hat sich seit 2019 verschlechtert.", "Dagestans", PERSON),
         ("Er lebte bis zu seiner Ausreise in Tschetschenien.", "Tschetschenien", LOCATION),
-        ("Die Familie gehört der Religionsgemeinschaft der Sikh im Punjab an.", "Punjab", LOCATION),
+        ("Die Familie stammt aus Anatolien.", "Anatolien", LOCATION),
         ("Der Betrieb liefert Milch an Molkereien im Allgäu.", "Allgäu", LOCATION),
     ],
 )
@@ -41,6 +41,9 @@ def test_a_region_stays_in_clear(text: str, surface: str, label: str) -> None:
         # a German town is a place of residence: the policy neutralizes it
         ("Der Kläger wohnt in Grafing und arbeitet in Ebersberg.", "Grafing", LOCATION),
         ("Die Zeugin wohnt seit 2010 in Müllheim.", "Müllheim", LOCATION),
+        # a town abroad is a place of residence too: Wiktionary knows it, its name is a town's
+        ("Der Beteiligte wohnt in Kitzbühel und arbeitet in Kufstein.", "Kitzbühel", LOCATION),
+        ("Er ist in Tulln geboren.", "Tulln", LOCATION),
         # a toponym that is also a surname may be a person
         ("Der Zeuge Krim bestätigte die Angaben.", "Krim", PERSON),
         # a firm's name may hold a region; the legal-form step takes in the rest later
@@ -56,8 +59,8 @@ def test_a_town_a_name_and_a_seat_are_no_region(text: str, surface: str, label: 
 
 @pytest.mark.parametrize(
     ("word", "region"),
-    [("Oberbayern", True), ("Schlesien", True), ("Dagestans", True), ("Stall", False), ("Landstraße", False),
-     ("Grafing", False), ("Lincoln", False), ("Ost Dagestan", False)],
+    [("Oberbayern", False), ("Schlesien", True), ("Dagestans", True), ("Breisgau", True), ("Stall", False),
+     ("Landstraße", False), ("Grafing", False), ("Bregenz", False), ("Lincoln", False), ("Ost Dagestan", False)],
 )  # fmt: skip
 def test_the_region_list_leaves_out_towns_names_and_everyday_nouns(word: str, region: bool) -> None:
     assert is_region(word) is region
