@@ -11,6 +11,7 @@ tags as surname, first name, place or other proper name. Names win over nouns ("
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 
@@ -22,26 +23,36 @@ _NOUN_TAGS = frozenset({"Substantiv", "adjektivische Deklination"})  # "der Ange
 _FIRST_FORM = 7  # columns before the inflected forms: lemma, pos, genus …
 
 
-@lru_cache(maxsize=1)
-def _classes() -> dict[str, int]:
-    """Form → class; a form with several readings keeps the strongest (name > proper > noun)."""
-    out: dict[str, int] = {}
+def entries() -> Iterator[tuple[str, frozenset[str], tuple[str, ...]]]:
+    """Every Wiktionary row: its lemma, its tags ("Substantiv", "Toponym" …) and its forms,
+    the lemma first and every non-empty inflected form after it."""
     with resources.files("german_nouns").joinpath("nouns.csv").open(encoding="utf-8") as f:
         rows = csv.reader(f)
         next(rows)
         for row in rows:
-            tags = frozenset(row[1].split(","))
-            if tags & _NAME_TAGS:
-                cls = LEX_NAME
-            elif tags & _PROPER_TAGS:
-                cls = LEX_PROPER
-            elif tags <= _NOUN_TAGS:
-                cls = LEX_NOUN
-            else:
-                continue  # affixes, abbreviations, multi-word phrases
-            for form in (row[0], *row[_FIRST_FORM:]):
-                if form and form[0].isupper() and out.get(form, LEX_UNKNOWN) < cls:
-                    out[form] = cls
+            yield (
+                row[0],
+                frozenset(row[1].split(",")),
+                (row[0], *(form for form in row[_FIRST_FORM:] if form)),
+            )
+
+
+@lru_cache(maxsize=1)
+def _classes() -> dict[str, int]:
+    """Form → class; a form with several readings keeps the strongest (name > proper > noun)."""
+    out: dict[str, int] = {}
+    for _, tags, forms in entries():
+        if tags & _NAME_TAGS:
+            cls = LEX_NAME
+        elif tags & _PROPER_TAGS:
+            cls = LEX_PROPER
+        elif tags <= _NOUN_TAGS:
+            cls = LEX_NOUN
+        else:
+            continue  # affixes, abbreviations, multi-word phrases
+        for form in forms:
+            if form and form[0].isupper() and out.get(form, LEX_UNKNOWN) < cls:
+                out[form] = cls
     return out
 
 
@@ -53,4 +64,3 @@ def lexical_class(word: str) -> int:
 def is_common_noun(word: str) -> bool:
     """A form of an ordinary noun and of nothing that could be a name."""
     return lexical_class(word) == LEX_NOUN
-

@@ -7,19 +7,18 @@ and the model calls them places or even persons. Wiktionary (the ``german-nouns`
 lexicon reads) tags each as a toponym, but it tags towns the same way, German, Austrian and
 Swiss ones too ("Kitzbühel", "Tulln"), and a town is a place of residence the policy
 neutralizes. So a toponym counts only when its name is formed as a region's is: "-ien",
-"-stan", "-land", "-gau"/"-gäu" ("Schlesien", "Dagestan", "Sauerland", "Breisgau"); and even
+"-stan", "-land", "-gau"/"-gäu" ("Schlesien", "Dagestan", "Havelland", "Breisgau"); and even
 then not when a German place of the gazetteer, a surname or a first name shares a form of it,
 nor a declining everyday noun of the lexicon.
 """
 
 from __future__ import annotations
 
-import csv
 import re
 from functools import cache
-from importlib import resources
 
 from deid.words.gazetteer import person_and_place_names
+from deid.words.lexicon import entries
 
 # how German forms a region's name; a town is named otherwise (or is in the gazetteer)
 _REGION_NAME = re.compile(r"(?:ien|stan|land|gau|gäu)$")
@@ -31,18 +30,12 @@ def regions() -> frozenset[str]:
     surname, first name or everyday noun shares (the genitive "Dagestans" included)."""
     toponyms: list[set[str]] = []
     nouns: set[str] = set()
-    with resources.files("german_nouns").joinpath("nouns.csv").open(encoding="utf-8") as f:
-        rows = csv.reader(f)
-        header = next(rows)
-        first_form = header.index("nominativ singular")
-        for row in rows:
-            forms = {row[0], *(form for form in row[first_form:] if form)}
-            tags = row[1].split(",")
-            if "Toponym" in tags:
-                if _REGION_NAME.search(row[0]) and " " not in row[0]:
-                    toponyms.append(forms)
-            elif tags == ["Substantiv"] and forms - {row[0]}:
-                nouns.add(row[0])  # a noun that declines ("Stall", "Ställe"), not a product's name
+    for lemma, tags, forms in entries():
+        if "Toponym" in tags:
+            if _REGION_NAME.search(lemma) and " " not in lemma:
+                toponyms.append(set(forms))
+        elif tags == {"Substantiv"} and set(forms) - {lemma}:
+            nouns.add(lemma)  # a noun that declines ("Stall", "Ställe"), not a product's name
     taken = person_and_place_names() | nouns
     return frozenset(
         form for forms in toponyms if not forms & taken for form in forms if form[:1].isupper()
