@@ -140,7 +140,8 @@ register(RECOGNIZERS, 2, RecognizersConfig,
                      "missed (permit_number.v2, contract_number.v2)")(_recognizers_step(2))  # fmt: skip
 register(RECOGNIZERS, 3, RecognizersConfig,
          description="recognizers@2 with contract_number.v3: a number's owner before the colon "
-                     "('Personalnummer der Klägerin: …'), police diary numbers ('Tagebuchnummer')")(_recognizers_step(3))  # fmt: skip
+                     "('Personalnummer der Klägerin: …'), police diary numbers ('Tagebuchnummer'); and "
+                     "street_address.v2: 'Hauptstraße 12' is an address")(_recognizers_step(3))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
+from deid.anonymizer.recognizers.address import (
+    PostalTownRecognizer,
+    StreetAddressRecognizer,
+    StreetAddressRecognizerV2,
+)
 
 
 @pytest.mark.parametrize(
@@ -33,6 +37,25 @@ from deid.anonymizer.recognizers.address import PostalTownRecognizer, StreetAddr
 )
 def test_street_table(marked: str) -> None:
     check_table_row(StreetAddressRecognizer(), marked, "STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Er wohnt [[Hauptstraße 12]] in 85560 Ebersberg.",
+        "mit der Anschrift [[Ziegeleiweg 8]], [[10]], [[12]], [[14]], 96482 Ahorn",
+        # road classes and legal ways stay out, as in version 1
+        "Die Bundesstraße 308 verläuft",
+        "der Verwaltungsrechtsweg 2 ist eröffnet",
+        "In der Hauptstraße befindet sich eine Grundschule",
+    ],
+)
+def test_street_v2_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV2(), marked, "STREET_ADDRESS")
+
+
+def test_version_1_keeps_its_meaning() -> None:
+    assert StreetAddressRecognizer().analyze("Er wohnt Hauptstraße 12 in Ebersberg.") == []
 
 
 @pytest.mark.parametrize(

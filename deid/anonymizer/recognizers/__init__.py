@@ -12,7 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from deid.anonymizer.recognizers.address import PostalTownRecognizer, StreetAddressRecognizer
+from deid.anonymizer.recognizers.address import (
+    PostalTownRecognizer,
+    StreetAddressRecognizer,
+    StreetAddressRecognizerV2,
+)
 from deid.anonymizer.recognizers.base import (
     Pattern,
     PatternRecognizer,
@@ -89,16 +93,20 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.commercial_register.v1": CommercialRegisterRecognizer,
     # a number's owner before the colon ("Personalnummer der Klägerin: …"), police diary numbers
     "deid.recognizers.contract_number.v3": ContractNumberRecognizerV3,
+    # "Hauptstraße 12" is an address
+    "deid.recognizers.street_address.v2": StreetAddressRecognizerV2,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
-_CONTRACT_V2, _CONTRACT_V3 = "deid.recognizers.contract_number.v2", "deid.recognizers.contract_number.v3"
+# version 3 of the set runs these instead of their earlier versions
+_THIRD = {"deid.recognizers.contract_number.v3": "deid.recognizers.contract_number.v2",
+          "deid.recognizers.street_address.v2": "deid.recognizers.street_address.v1"}  # fmt: skip
 # The recognizers on by default, by version of the chain's `recognizers` component
 # (deid.anonymizer.components); the newest is build_recognizers' default.
 RECOGNIZER_SETS: dict[int, tuple[str, ...]] = {
     1: tuple(_FIRST_SET),
-    2: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, _CONTRACT_V3}),
-    3: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, _CONTRACT_V2}),
+    2: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD}),
+    3: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD.values()}),
 }
 
 

@@ -45,11 +45,14 @@ _CITATION = re.compile(r"(?:19|20)\d\d,[ \u00a0]$")
 _YEAR = re.compile(r"\b(?:19|20)\d\d$")
 # legal words that end like a street ("Rechtsweg 2" in a list of numbered points) and road
 # classes, whose number is a road, not an address ("Bundesstraße 308")
-_NOT_A_STREET = re.compile(
-    r"^(?:\w*(?:rechts|instanzen|dienst|beschwerde|klage|verwaltungs|gerichts|rechtsmittel)weg|ausweg|umweg"
-    r"|(?:bundes|staats|kreis|landes|land|gemeinde|orts|durchgangs|verbindungs|zufahrts|erschließungs"
-    r"|haupt|neben|wohn|privat)stra(?:ß|ss)e)$"
+_LEGAL_WAYS = r"\w*(?:rechts|instanzen|dienst|beschwerde|klage|verwaltungs|gerichts|rechtsmittel)weg|ausweg|umweg"
+_ROAD_CLASSES = (
+    r"bundes|staats|kreis|landes|land|gemeinde|orts|durchgangs|verbindungs|zufahrts|erschließungs"
 )
+_NOT_A_STREET = re.compile(rf"^(?:{_LEGAL_WAYS}|(?:{_ROAD_CLASSES}|haupt|neben|wohn|privat)stra(?:ß|ss)e)$")
+# Version 2: "Hauptstraße" is the commonest street name a house number follows ("Hauptstraße
+# 12"), no road class; version 1 left such a number in clear where the model marked the name
+_NOT_A_STREET_V2 = re.compile(rf"^(?:{_LEGAL_WAYS}|(?:{_ROAD_CLASSES}|neben|wohn|privat)stra(?:ß|ss)e)$")
 # towns follow a postal code; amounts and counts follow other five-digit numbers
 _NOT_A_TOWN = frozenset(
     "Euro EUR DM Einwohner Einwohnern Menschen Personen Fälle Fällen Stunden Tage Tagen Kilometer "
@@ -80,12 +83,20 @@ class StreetAddressRecognizer(PatternRecognizer):
         ),
     )
 
+    NOT_A_STREET: re.Pattern[str] = _NOT_A_STREET
+
     def candidates(self, text: str, match: re.Match[str]):  # type: ignore[override]
         if match.group("prep") and (_common(match.group("noun")) or _YEAR.search(match.group(0))):
             return  # "Im Jahr 2019", "Am Ende 3", "Im Streitjahr 2010"
-        if _NOT_A_STREET.match(match.group(0).split()[0].lower()):
+        if self.NOT_A_STREET.match(match.group(0).split()[0].lower()):
             return
         yield from super().candidates(text, match)
+
+
+class StreetAddressRecognizerV2(StreetAddressRecognizer):
+    """Version 1, and "Hauptstraße" with its house number is an address."""
+
+    NOT_A_STREET = _NOT_A_STREET_V2
 
 
 class PostalTownRecognizer(PatternRecognizer):
