@@ -9,7 +9,6 @@ import pickle
 import re
 import subprocess
 import sys
-import time
 from random import Random
 
 import phonenumbers
@@ -676,24 +675,3 @@ def test_nothing_is_logged(gen, caplog):
     assert not [r for r in caplog.records if r.name.startswith("deid.rewrite.surrogates")]
 
 
-# --- throughput ------------------------------------------------------------------------------
-
-
-def test_throughput_after_warm_up():
-    gen = SurrogateGenerator(seed=5, pool="train")
-    items = [("PERSON", "K.", "Der Zeuge "), ("PERSON", "A. G.", "Frau "), ("ORGANIZATION", "S …", "der "),
-             ("LOCATION", "O.", "Landratsamt "), ("STREET", "R. straße ...", "der "), ("DATE", "xx.xx.2015", "am "),
-             ("MONEY", "…", "von "), ("ID", "…", "IBAN "), ("CONTACT", "…", "Tel. "), ("PERSON", "…", "mit ")]  # fmt: skip
-    for label, surface, context in items:  # warm-up: load gazetteers, build prefix indexes
-        gen.generate(label, surface, context)
-    best = 0.0
-    for _ in range(3):
-        start = time.perf_counter()
-        n = 0
-        for i in range(100):
-            doc = DocumentSurrogates(gen, f"doc-{i}", epoch=1)
-            for item in items:
-                doc.surrogate(*item)
-                n += 1
-        best = max(best, n / (time.perf_counter() - start))
-    assert best >= 10_000, f"{best:.0f} surrogates/s"
