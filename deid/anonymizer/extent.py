@@ -33,6 +33,9 @@ _SUFFIX = r"(?:[abio]\.(?:[ \u00a0]?d\.)?)[ \u00a0]?[A-ZÄÖÜ][\wäöüß]*\.?"
 _SUFFIX_AFTER = re.compile(rf"[ \u00a0]{_SUFFIX}(?![\wäöüß])")
 _TOWN_BEFORE = re.compile(rf"[A-ZÄÖÜ][\wäöüß\-]*[ \u00a0]{_SUFFIX}$")
 _PLACES = frozenset({LOCATION, SEAT})
+# where the town before a suffix is looked for: "Pfaffenhofen a. d. Ilm" fits many times over;
+# searching a megabyte-long span the model read as a place ("Gericht-Gericht-…") took minutes
+_TOWN_WINDOW = 160
 
 
 def _first_name(word: str) -> bool:
@@ -50,7 +53,8 @@ def _grown(text: str, span: Span, zones: Ranges) -> Span:
     elif span.label in _PLACES:
         if (m := _SUFFIX_AFTER.match(text, end)) is not None and not zones.overlaps(end, m.end()):
             end = m.end()
-        m = _TOWN_BEFORE.search(text, max(0, start - 60), end)  # "$" holds at ``end``
+        low = max(0, start - 60)  # a town and its suffix fit in the window; a longer span has none
+        m = _TOWN_BEFORE.search(text, low, end) if end - low <= _TOWN_WINDOW else None  # "$" holds at ``end``
         if m is not None and m.start() < start and not zones.overlaps(m.start(), start):
             start = m.start()
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)

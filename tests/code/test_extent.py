@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from deid.anonymizer import components  # noqa: F401  (registers the chain's steps)
 from deid.anonymizer.chain import Chain, step
 from deid.anonymizer.extent import extend_names
 from deid.anonymizer.policy import keep_zones
