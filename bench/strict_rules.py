@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from deid.anonymizer.legal_form import extend_firms
+from deid.words.firms import extend_firms
 from deid.anonymizer.policy import KEEP_ZONES_VERSIONS, judge_zones
 from deid.anonymizer.recognizers import RECOGNIZERS
 from deid.evaluation.metrics import document_half

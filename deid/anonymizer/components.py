@@ -17,7 +17,6 @@ from typing import Any
 from deid.anonymizer.chain import Chain, ChainContext, Step, StepConfig, register, step
 from deid.anonymizer.consistency import propagate
 from deid.anonymizer.extent import extend_names
-from deid.anonymizer.legal_form import extend_firms
 from deid.anonymizer.ner import InferenceConfig
 from deid.anonymizer.policy import (
     KeepZonesConfig,
@@ -35,6 +34,7 @@ from deid.anonymizer.policy import (
 from deid.anonymizer.profiles import DEFAULT_PROFILE, apply_profile, check_profile
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
 from deid.schema import JUDGE, LOCATION, ORGANIZATION, OTHER, PERSON, SEAT, Span, merge_spans
+from deid.words.firms import extend_firms
 from deid.words.regions import is_region
 
 MODEL = "model"
@@ -358,7 +358,7 @@ class LegalFormConfig:
 
 @register(LEGAL_FORM, 1, LegalFormConfig,
           description="a firm's span takes in the legal form and practice words after it "
-                      "(deid.anonymizer.legal_form): '[ORGANIZATION]', never '[ORGANIZATION] GmbH'")  # fmt: skip
+                      "(deid.words.firms): '[ORGANIZATION]', never '[ORGANIZATION] GmbH'")  # fmt: skip
 def legal_form_v1(cfg: LegalFormConfig) -> Step:
     return _legal_form(cfg, names=False)
 

@@ -41,7 +41,8 @@ over the types with gold spans, F1 over the types on either side (a type on one 
 0 under the strict schemes, so predicting a type the gold lacks costs macro F1).
 
 Leakage: a gold sensitive span *leaks* iff at least one element it overlaps is overlapped by no
-predicted span (element granularity, as the element metrics). A document is leak-free iff none
+predicted span (element granularity, as the element metrics); a firm's legal form left in clear
+is no leak (deid.words.firms.name_part), though its elements count against recall. A document is leak-free iff none
 of its gold spans leaks (documents without gold spans are trivially leak-free; the share is
 also given over documents with gold spans).
 
@@ -88,6 +89,7 @@ from deid.sources.elements import (
     text_elements,
 )
 from deid.sources.io import documents_sha256
+from deid.words.firms import name_part
 
 logger = logging.getLogger(__name__)
 
@@ -361,7 +363,7 @@ def evaluate_document(
     starts, ends = [e.start for e in elements], [e.end for e in elements]
     exact = set(pred)
     for g in gold:
-        leaked = any(not pred_flags[i] for i in _element_range(starts, ends, g))
+        leaked = any(not pred_flags[i] for i in _element_range(starts, ends, name_part(text, g)))
         ev.leaked[g.label] += leaked
         _gold_error(ev, g, pred_index.overlapping(g.start, g.end), pred_mask, exact, leaked)
     keep_index = _SpanIndex(keep)

@@ -9,9 +9,16 @@ profile's table, the same table the product runs:
   its type and role (deid.words.roles gives the role from its context: "Rechtsanwalt K.",
   "Landratsamt E."); under another profile than the set's own it may become a keep span;
 * a keep span with a role (an LER lawyer, an authority's seat) becomes sensitive when the
-  profile neutralizes that role ("the LER set under strict");
+  profile neutralizes that role ("the LER set under strict"); a town or street the court
+  printed keeps its type and gets the role its context gives, like a sensitive span;
+* a firm's sensitive span runs on over the rest of its name and the legal form written after
+  it (deid.words.firms, as the chain's ``legal_form`` step): the policy neutralizes the whole
+  firm, and issue 26 counts a form left in clear against recall (not as a leak: deid.
+  evaluation.metrics), though the courts often blanked only the name ("T. Dienstleistungs GmbH",
+  "H AG");
 * where the set's own court did what its profile would not (a big city among the Bavarian
-  set's placeholders, a seat it blanked), the span is a *disagreement*: listed apart, scored
+  set's placeholders, a seat it blanked, a party's town or an accident's street that a
+  federal court printed), the span is a *disagreement*: listed apart, scored
   neither for nor against the model (predictions overlapping it are set aside too).
 """
 
@@ -23,8 +30,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from deid.anonymizer.profiles import DEFAULT_PROFILE, FEDERAL, STRICT, check_profile, outcome, row_of
+from deid.anonymizer.profiles import (
+    DEFAULT_PROFILE,
+    FEDERAL,
+    STRICT,
+    check_profile,
+    outcome,
+    row_of,
+)
 from deid.schema import LABELS, Document, Span
+from deid.words.firms import extend_firms
 from deid.words.roles import role_label
 
 # the profile each gold set's courts follow (by the gate's set names)
@@ -85,13 +100,20 @@ def under_profile(docs: Sequence[Document], profile: str, own_profile: str) -> P
             else:
                 keep.append(span.with_label(label))
         for span in doc.keep:
-            new = outcome(profile, span.label, doc.text[span.start : span.end]) if row_of(span.label) else None
+            # a printed place or street (deid.rewrite.gold.keep_labels.PRINTED_PLACES) has the
+            # role its context gives, as a sensitive span has: an authority's seat or a place
+            label = role_label(doc.text, span) if span.label in LABELS else span.label
+            span = span.with_label(label)
+            new = outcome(profile, label, doc.text[span.start : span.end]) if row_of(label) else None
             if new is None:
                 keep.append(span)
             elif profile == own_profile:
                 disagree.append(span)
             else:
                 sensitive.append(span.with_label(new))
+        # a firm's gold span is its whole name with the legal form, whatever the court
+        # blanked ("T. Dienstleistungs GmbH"): the policy's one definition of its extent
+        sensitive = extend_firms(doc.text, sensitive, names=True)
         out.append(replace(doc, spans=sorted(sensitive), keep=sorted(keep)))
         aside[doc.id] = sorted(disagree)
     return ProfiledGold(profile, out, aside)

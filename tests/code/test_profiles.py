@@ -262,6 +262,48 @@ def test_a_gold_set_under_each_profile_and_what_its_court_did_otherwise() -> Non
     assert [s.label for s in under_profile([ler], STRICT, FEDERAL).docs[0].spans] == ["PERSON"]
 
 
+def test_a_town_or_street_a_federal_court_printed_is_scored_by_its_role() -> None:
+    """The LER gold set keeps a printed town or street with its type (deid.rewrite.gold.
+    keep_labels.PRINTED_PLACES): under ``federal`` a party's town and an accident's street
+    are the court's disagreement with its profile (set aside), a big city and an authority's
+    seat stay keep spans; under ``strict`` the town, the seat and the street are sensitive."""
+    text = ("Der in Wunsiedel wohnende Kläger fuhr auf der Elisabethstraße in Karlsruhe; "
+            "das Landratsamt Tirschenreuth entzog ihm die Fahrerlaubnis.")  # fmt: skip
+    printed = [("Wunsiedel", "LOCATION"), ("Elisabethstraße", "STREET"), ("Karlsruhe", "LOCATION"),
+               ("Tirschenreuth", "LOCATION")]  # fmt: skip
+    ler = Document("l", text, keep=spans_of(text, *printed))
+    federal = under_profile([ler], FEDERAL, FEDERAL)
+    assert federal.docs[0].spans == []
+    assert [(text[s.start : s.end], s.label) for s in federal.docs[0].keep] == [
+        ("Karlsruhe", "LOCATION"), ("Tirschenreuth", "SEAT")]  # fmt: skip
+    assert [text[s.start : s.end] for s in federal.disagreements["l"]] == ["Wunsiedel", "Elisabethstraße"]
+    strict = under_profile([ler], STRICT, FEDERAL)
+    assert [(text[s.start : s.end], s.label) for s in strict.docs[0].spans] == [
+        ("Wunsiedel", "LOCATION"), ("Elisabethstraße", "STREET"), ("Tirschenreuth", "LOCATION")]  # fmt: skip
+    predicted = {"l": spans_of(text, ("Wunsiedel", "LOCATION"), ("Karlsruhe", "LOCATION"))}
+    assert [text[s.start : s.end] for s in set_aside(predicted, federal)["l"]] == ["Karlsruhe"]
+
+
+def test_a_firms_gold_span_is_its_whole_name_and_a_form_left_in_clear_is_no_leak() -> None:
+    """The court blanked only the name ("T. Dienstleistungs GmbH"): scored under a profile,
+    the firm's gold span is the whole name with the legal form (issue 26: a form left in
+    clear counts against recall), but a prediction that leaves only the form is no leak."""
+    from deid.evaluation.gold_sets import Predictions, evaluate_predictions
+
+    text = "Der Kläger war bei der Tessner Dienstleistungs GmbH beschäftigt, die ihn nicht bezahlte."
+    gold = [Document("f", text, spans=spans_of(text, ("Tessner", "ORGANIZATION")))]
+    for profile in PROFILES:
+        assert [text[s.start : s.end] for s in under_profile(gold, profile, STRICT).docs[0].spans] == [
+            "Tessner Dienstleistungs GmbH"]  # fmt: skip
+    reports = {}
+    for found in ("Tessner Dienstleistungs", "Tessner Dienstleistungs GmbH", "Tessner"):
+        pred = {"f": spans_of(text, (found, "ORGANIZATION"))}
+        report = evaluate_predictions(gold, Predictions(pred, None, {STRICT: pred, FEDERAL: pred}), profile=STRICT)
+        reports[found] = (report["overall"]["elements"]["recall"], report["leakage"]["leaked_spans"])
+    assert reports == {"Tessner Dienstleistungs": (0.6667, 0), "Tessner Dienstleistungs GmbH": (1.0, 0),
+                       "Tessner": (0.3333, 1)}  # fmt: skip
+
+
 def test_a_report_under_a_profile_names_the_committed_documents_it_scored() -> None:
     """The gate checks an evaluation's documents against the committed gold file by sha256:
     a set scored under a profile that sets a span aside still names the file's documents,

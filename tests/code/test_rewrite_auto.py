@@ -12,7 +12,7 @@ from deid.rewrite.placeholders.gold import (
     ler_gold_placeholders,
 )
 from deid.rewrite.surrogates import SurrogateGenerator
-from deid.schema import KEEP_LABELS, ROLE_LABELS, SEAT, Document, Span
+from deid.schema import KEEP_LABELS, LOCATION, ROLE_LABELS, SEAT, STREET, Document, Span
 from deid.sources.io import read_documents, text_hash, write_documents
 from deid.sources.ler import load_ler_file
 from deid.sources.textedit import apply_replacements
@@ -70,7 +70,7 @@ def test_offsets_round_trip_to_the_source_text(rewritten):
 def test_keep_spans_still_cover_their_entity_text(rewritten):
     """Each entity left in clear is one keep span, or the name and its seat ("Amtsgericht" +
     "Kulmbach"), together covering the entity's text."""
-    judges = seats = 0
+    judges = seats = printed = 0
     for doc, out in rewritten:
         gold = ler_gold_placeholders(doc)
         kept = [e for e in doc.entities if not any(e.overlaps(g) for g in gold)]
@@ -80,7 +80,9 @@ def test_keep_spans_still_cover_their_entity_text(rewritten):
             if k.label == SEAT:  # a seat alone: the whole name was the place
                 parts = [k]
             else:
-                assert k.label == keep_label(entity.label, doc.court) and k.label in KEEP_LABELS + ROLE_LABELS
+                assert k.label == keep_label(entity.label, doc.court, printed_places=True)
+                assert k.label in (*KEEP_LABELS, *ROLE_LABELS, LOCATION, STREET)
+                printed += k.label in (LOCATION, STREET)
                 parts = [k]
                 if k.end - k.start < entity.end - entity.start:
                     parts.append(next(spans))
@@ -93,6 +95,7 @@ def test_keep_spans_still_cover_their_entity_text(rewritten):
         assert not any(k.overlaps(s) for k in out.keep for s in out.spans)
     assert judges > 0  # BGH decisions end with the judges' names
     assert seats > 0  # "Amtsgericht Kulmbach", "Staatsanwaltschaft Mainz"
+    assert printed > 0  # towns the BGH printed keep their type in the gold set
 
 
 def test_meta_records_source_seed_and_pool(rewritten):
@@ -159,3 +162,10 @@ def test_written_and_read_back_unchanged(rewritten, tmp_path):
 )
 def test_keep_labels(tag, label):
     assert keep_label(tag) == label
+
+
+@pytest.mark.parametrize(("tag", "label"), [("ST", "LOCATION"), ("STR", "STREET"), ("LD", "PUBLIC_ENTITY")])
+def test_a_printed_town_or_street_keeps_its_type_in_the_gold_set_only(tag, label):
+    """Training reads what the court printed as public; the gold set lets the profile decide."""
+    assert keep_label(tag) == "PUBLIC_ENTITY"
+    assert keep_label(tag, printed_places=True) == label

@@ -17,7 +17,6 @@ from deid.anonymizer import chain as chain_module
 from deid.anonymizer.chain import ChainMismatch, parse_chain, step
 from deid.anonymizer.components import apply_policy
 from deid.anonymizer.consistency import propagate
-from deid.anonymizer.legal_form import extend_firms
 from deid.anonymizer.pipeline import PIPELINE_FILE, Pipeline, PipelineConfig, build_pipeline
 from deid.anonymizer.policy import (
     _attached,
@@ -30,6 +29,7 @@ from deid.anonymizer.recognizers import analyze_all, build_recognizers
 from deid.schema import MODEL_SOURCE, PERSON, Document, Span, merge_spans
 from deid.sources.io import read_jsonl
 from deid.training.settings import load_settings
+from deid.words.firms import extend_firms
 from deid.words.lexicon import is_common_noun
 from deid.words.ordinary import is_ordinary_word
 from deid.words.public import public_words

@@ -45,7 +45,7 @@ def auto_id(source_id: str, seed: int, pool: str = POOL) -> str:
 def rewrite_ler_document(doc: Document, generator: SurrogateGenerator) -> Document:
     """One LER document with every gold placeholder replaced by a surrogate."""
     placeholders = [Span(s.start, s.end, s.label) for s in ler_gold_placeholders(doc)]
-    keep = ler_keep_spans(doc, placeholders)
+    keep = ler_keep_spans(doc, placeholders, printed_places=True)
     surrogates = DocumentSurrogates(generator, doc.id)
     text, spans, carried = substitute(doc.text, placeholders, surrogates, carry=keep)
     labels = sorted({s.label for s in spans})

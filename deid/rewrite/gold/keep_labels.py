@@ -12,7 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deid.schema import BRAND, CASE_REFERENCE, COURT, JUDGE, LAW, LAWYER, LITERATURE, PUBLIC_ENTITY, Document, Span
+from deid.schema import (
+    BRAND,
+    CASE_REFERENCE,
+    COURT,
+    JUDGE,
+    LAW,
+    LAWYER,
+    LITERATURE,
+    LOCATION,
+    PUBLIC_ENTITY,
+    STREET,
+    Document,
+    Span,
+)
 from deid.words.roles import seat_in_name
 
 LER_KEEP_LABELS: dict[str, str] = {
@@ -33,20 +46,29 @@ LER_KEEP_LABELS: dict[str, str] = {
 OWN_MARK_COURTS = frozenset({"bpatg"})
 # LER types of names that may end with a seat: institutions, courts, organizations, companies
 _NAMES_WITH_SEATS = frozenset({"INN", "GRT", "ORG", "UN"})
+# A town (``ST``) or street (``STR``) the federal courts printed. In a gold set it keeps its
+# type, so that scoring reads its role as for any other span (deid.evaluation.profiles): a big
+# city or an authority's seat stays a keep span under ``federal``; a place of residence or
+# events and a street, which the policy neutralizes, are the court's disagreement with its own
+# profile, set aside. Training reads them as public, as printed (the default).
+PRINTED_PLACES: dict[str, str] = {"ST": LOCATION, "STR": STREET}
 
 
-def keep_label(ler_tag: str, court: str | None = None) -> str:
-    """The label of an LER tag whose entity is not a placeholder (in a decision of ``court``)."""
+def keep_label(ler_tag: str, court: str | None = None, printed_places: bool = False) -> str:
+    """The label of an LER tag whose entity is not a placeholder (in a decision of ``court``;
+    ``printed_places``: a town or street keeps its type, :data:`PRINTED_PLACES`)."""
     if ler_tag == "MRK":
         return BRAND if court in OWN_MARK_COURTS else PUBLIC_ENTITY
+    if printed_places and ler_tag in PRINTED_PLACES:
+        return PRINTED_PLACES[ler_tag]
     return LER_KEEP_LABELS.get(ler_tag, PUBLIC_ENTITY)
 
 
-def entity_keep_spans(text: str, entity: Span, court: str | None = None) -> list[Span]:
+def entity_keep_spans(text: str, entity: Span, court: str | None = None, printed_places: bool = False) -> list[Span]:
     """The spans of an LER entity left in clear text (``entity.label`` is its LER tag) in a
     decision of ``court``: one span of its label, or, for a name that ends with its seat, the
     name before the seat and the seat (``SEAT``)."""
-    label = keep_label(entity.label, court)
+    label = keep_label(entity.label, court, printed_places)
     seat = seat_in_name(text, entity) if entity.label in _NAMES_WITH_SEATS else None
     if seat is None:
         return [Span(entity.start, entity.end, label)]
@@ -56,13 +78,13 @@ def entity_keep_spans(text: str, entity: Span, court: str | None = None) -> list
     return [Span(entity.start, head_end, label), seat] if head_end > entity.start else [seat]
 
 
-def ler_keep_spans(doc: Document, placeholders: Sequence[Span]) -> list[Span]:
+def ler_keep_spans(doc: Document, placeholders: Sequence[Span], printed_places: bool = False) -> list[Span]:
     """An LER document's entities that no placeholder touches, as keep and role spans
     (original offsets): what the training data and the rewritten gold set mark as left in
-    clear text."""
+    clear text (the gold set with ``printed_places``)."""
     return [
         span
         for e in doc.entities
         if not any(e.overlaps(p) for p in placeholders)
-        for span in entity_keep_spans(doc.text, e, doc.court)
+        for span in entity_keep_spans(doc.text, e, doc.court, printed_places)
     ]

@@ -2,8 +2,11 @@
 
 The policy neutralizes a private firm's whole name including the legal form
 (docs/anonymization-policy.md). The model learns firm names from the courts' placeholders,
-which often stop before the legal form ("S … GmbH"), so its spans do too. This step extends
-each organization span over what is written next to it:
+which often stop before the legal form ("S … GmbH"), so its spans do too. The chain's
+``legal_form`` step (deid.anonymizer.components) and the hand-rewritten Bavarian gold set
+(deid.rewrite.gold.decisions, whose courts often blanked only the name) share this one
+definition of a firm's extent. It extends each organization span over what is written next
+to it:
 
 * to the right, a legal form (deid.words.vocab.LEGAL_FORM_TAIL: "GmbH & Co. KG", "PartG mbB",
   "UG (haftungsbeschränkt)", "e. V.", "AG"), also after a hyphen ("Berger-GmbH"), a
@@ -105,3 +108,15 @@ def extend_firms(
         else:
             out.append(span)  # two other spans overlapped before: not this step's business
     return out
+
+
+def name_part(text: str, span: Span) -> Span:
+    """A firm's span without the legal form it ends with ("Tessner Dienstleistungs" of
+    "Tessner Dienstleistungs GmbH"): what identifies the firm. A form left in clear is no
+    leak, though it counts against recall (issue 26's measure); other spans as they are."""
+    if span.label != ORGANIZATION:
+        return span
+    form = _ENDS_IN_FORM.search(text, span.start, span.end)
+    if form is None or form.start() <= span.start:
+        return span
+    return Span(span.start, form.start(), span.label, span.score, span.source)
