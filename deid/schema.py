@@ -55,6 +55,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "UTILITY_MODEL": ID,  # ... its utility model
     "BRAND_NUMBER": ID,  # ... its trademark's register number
     "COMMERCIAL_REGISTER": ID,  # HRB 12345, VR 1234
+    "LOCAL_BANK": ORGANIZATION,  # Sparkasse Deggendorf, Raiffeisenbank Freising-Nord eG
     "PERMIT_NUMBER": ID,
     "CONTRACT_NUMBER": ID,
     "PARCEL_NUMBER": ID,

@@ -142,6 +142,11 @@ register(RECOGNIZERS, 3, RecognizersConfig,
          description="recognizers@2 with contract_number.v3: a number's owner before the colon "
                      "('Personalnummer der Klägerin: …'), police diary numbers ('Tagebuchnummer'); and "
                      "street_address.v2: 'Hauptstraße 12' is an address")(_recognizers_step(3))  # fmt: skip
+register(RECOGNIZERS, 4, RecognizersConfig,
+         description="recognizers@3 with street_address.v3 ('Am Kirchplatz 4', 'Gewerbepark Ost 12'), "
+                     "date_of_birth.v2 (a place of birth of several words: 'in Bacău (Rumänien) geboren'), "
+                     "contract_number.v4 (invoice, guarantee and notarial deed numbers) and local_bank.v1 "
+                     "('Sparkasse Deggendorf', 'Raiffeisenbank Freising-Nord eG')")(_recognizers_step(4))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -346,6 +351,14 @@ def consistency_v2(cfg: ConsistencyConfig) -> Step:
                       "are a name in full: its surname spreads")  # fmt: skip
 def consistency_v3(cfg: ConsistencyConfig) -> Step:
     return _consistency(cfg, every_mention=True, adjacent_names=True)
+
+
+@register(CONSISTENCY, 4, ConsistencyConfig,
+          description="version 3, and a recognizer's span spreads as its type (a street address, a local "
+                      "bank); an address found with its number spreads the street it names ('Am Kirchplatz "
+                      "4' … 'den Kirchplatz') and a postal code its town")  # fmt: skip
+def consistency_v4(cfg: ConsistencyConfig) -> Step:
+    return _consistency(cfg, every_mention=True, adjacent_names=True, addresses=True)
 
 
 # --- the firm's legal form ----------------------------------------------------------------

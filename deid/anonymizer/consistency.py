@@ -14,9 +14,11 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, pairwise
 
-from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span
+from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span, coarse_label
+from deid.words.gazetteer import is_big_city
 from deid.words.ordinary import is_ordinary_word, known_name
 from deid.words.shape_cues import is_role
+from deid.words.vocab import STREET_WORD
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
 _TITLES = frozenset("Dr. Prof. Dres. von van de zu vom Herr Herrn Frau".split())
@@ -49,6 +51,35 @@ def _common_word(variant: str, surname: bool = False) -> bool:
     return zipf(variant) >= 3.5 or shape != SHAPE_NONE or plain_compound(variant)
 
 
+# A street with its house number(s) ("Am Kirchplatz 4", "Ziegeleiweg 8, 10"), and a postal code
+# with its town ("93083 Obertraubling"): the number is the evidence of an address.
+_HOUSE_NUMBERS = re.compile(r"^(?P<name>\D+?)[ \u00a0]+\d[\w\s,./\-–]*$")
+_POSTAL_TOWN = re.compile(r"^\d{5}[ \u00a0]+(?P<town>\S.*)$")
+_STREET_PREPOSITION = re.compile(r"^(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur)[ \u00a0](?P<noun>\S+)$")
+
+
+def address_names(surface: str, label: str) -> set[str]:
+    """What an address found with its number names by itself: the street ("Am Kirchplatz",
+    and "Kirchplatz" after its preposition when that is a street word itself; "Dorfstraße" of
+    "Dorfstraße 11"), or the town of a postal code ("Obertraubling"). A decision names the
+    street of a party's home again without the number ("… in den Kirchplatz münden"), and a
+    street word is no everyday word there: the address is the evidence (consistency version
+    4). A bare street word ("Ring" of "Am Ring 5") names no street, a big city's name stays
+    the policy's to keep."""
+    surface = surface.strip()
+    if label == STREET and (m := _HOUSE_NUMBERS.match(surface)) is not None:
+        name = m.group("name").strip(" ,")
+        out = {name}
+        if (p := _STREET_PREPOSITION.match(name)) is not None:
+            out.add(p.group("noun"))
+        return {n for n in out if STREET_WORD.search(n) and len(n) > 6 or " " in n}
+    if label == LOCATION and (m := _POSTAL_TOWN.match(surface)) is not None:
+        # a big city stays in clear where it is named alone (the policy); its postal code
+        # does not make "Landratsamt Regensburg" a party's address
+        return set() if is_big_city(m.group("town")) else {m.group("town")}
+    return set()
+
+
 def variants(surface: str, label: str, *, every_mention: bool = False) -> set[str]:
     """The strings whose other occurrences are the same entity. ``every_mention``: a
     person's name after a title or a role noun the span included ("Herr Müller", "Zeuge
@@ -74,6 +105,8 @@ def _forms(variant: str, label: str) -> tuple[str, ...]:
     forms = [variant, variant.upper()]
     if label == PERSON and " " not in variant:
         forms += [variant + _SUFFIXES[0], variant.upper() + _SUFFIXES[1]]
+    if label == STREET and " " not in variant and not variant.endswith(("straße", "strasse", "gasse")):
+        forms += [variant + "es", variant + "s"]  # "des Kirchplatzes", "des Ziegeleiwegs"
     return tuple(dict.fromkeys(forms))
 
 
@@ -101,6 +134,7 @@ def propagate(
     min_share: float = 0.0,
     every_mention: bool = False,
     adjacent_names: bool = False,
+    addresses: bool = False,
 ) -> list[Span]:
     """``spans`` plus every further occurrence of their surfaces (whole words only), not
     overlapping existing spans or ``blocked`` zones (kept judges, courts …).
@@ -113,6 +147,9 @@ def propagate(
     (:func:`variants`), and whole hyphenated words (:func:`_hyphenated`).
     ``adjacent_names``: person spans only a space apart ("Jana" "Wolkenhammer", a first name
     and a surname the model tagged as two names) are evidence of a name in full too.
+    ``addresses``: a recognizer's fine label spreads as its type does (a street address as a
+    street, a local bank as a firm), and an address spreads the street or town it names
+    (:func:`address_names`), which counts as found in full.
     """
     spans = sorted(spans)
     found_at = Ranges((s.start, s.end) for s in spans)
@@ -121,19 +158,21 @@ def propagate(
     found: dict[str, tuple[str, float]] = {}
     in_full: set[str] = set()  # variants of a span of several words
     for s in spans + (_adjacent_names(text, spans) if adjacent_names else []):
-        if s.label not in _PROPAGATED or (s.score is not None and s.score < min_score):
+        label = coarse_label(s.label) if addresses else s.label
+        if label not in _PROPAGATED or (s.score is not None and s.score < min_score):
             continue
         surface = text[s.start : s.end]
         several_words = len(surface.split()) > 1
-        for v in variants(surface, s.label, every_mention=every_mention):
-            surname = several_words and s.label == PERSON and v != surface.strip()
-            if v in stopwords or _common_word(v, surname):
+        named = address_names(surface, label) if addresses else set()
+        for v in variants(surface, label, every_mention=every_mention) | named:
+            surname = several_words and label == PERSON and v != surface.strip()
+            if v in stopwords or (v not in named and _common_word(v, surname)):
                 continue
-            if several_words:
+            if several_words or v in named:
                 in_full.add(v)
             score = s.score if s.score is not None else 1.0
             if v not in found or found[v][1] < score:
-                found[v] = (s.label, score)
+                found[v] = (label, score)
     added: list[Span] = []
     forms = {v: _forms(v, label) if every_mention else (v,) for v, (label, _) in found.items()}
     words = _WordIndex(text, [f for fs in forms.values() for f in fs])

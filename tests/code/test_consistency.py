@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -144,3 +145,38 @@ def test_consistency_version_1_left_mentions_in_clear() -> None:
     left = [n for n, _ in _canary_run(1)]
     assert all(n > 0 for n in left), left
     assert all(n > 0 for n, _ in _canary_run(1, found="Frau Wolkenhammer"))
+
+
+def _through_chain(text: str, found: list[tuple[str, str]], version: int) -> list[str]:
+    """What the rule chain (recognizers@4, consistency at ``version``) neutralizes when the model
+    found ``found`` (surface, label) once each, in order of the text."""
+    from deid.anonymizer.chain import step
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+
+    base = PipelineConfig.rules_only()
+    chain = tuple(step("consistency", version) if s.name == "consistency" else s for s in base.chain)
+    pipeline = build_pipeline(config=replace(base, chain=chain))
+    model = [Span(text.index(s), text.index(s) + len(s), label, 0.99, "model") for s, label in found]
+    return [text[s.start : s.end] for s in pipeline.analyze_many([text], [model])[0]]
+
+
+def test_an_address_found_with_its_number_spreads_the_street_it_names() -> None:
+    """A neighbours' dispute names the street of the plaintiffs' home with its number once and
+    without it later ("Am Kirchplatz 4" … "in den Kirchplatz münden" … "des Kirchplatzes"), and
+    a lawyer's postal code names the town again: version 4 takes every mention, a big city's
+    postal code does not make an authority's seat sensitive; version 3 left them in clear
+    (a street address was no type it spread, a street word an everyday word)."""
+    text = (
+        "Die Kläger sind Eigentümer des Grundstücks FlNr. 1183/2 (Am Kirchplatz 4). Die Zufahrt zur "
+        "Tiefgarage soll in den Kirchplatz münden. Das Anwesen ist dem Verkehr des Kirchplatzes "
+        "ausgesetzt. Die Zeugin wohnt Dorfstraße 11, 93083 Obertraubling; die Dorfstraße ist schmal, "
+        "und in Obertraubling gibt es keinen Gehweg. Ihr Anwalt, Ludwigstraße 6, 93047 Regensburg, "
+        "wandte sich an das Landratsamt Regensburg. Am Ring 5 ist ein Ring zu sehen."
+    )
+    new = _through_chain(text, [], 4)
+    assert new == ["1183/2", "Am Kirchplatz 4", "Kirchplatz", "Kirchplatzes", "Dorfstraße 11",
+                   "93083 Obertraubling", "Dorfstraße", "Obertraubling", "Ludwigstraße 6", "93047 Regensburg",
+                   "Am Ring 5"]  # fmt: skip
+    old = _through_chain(text, [], 3)
+    assert old == ["1183/2", "Am Kirchplatz 4", "Dorfstraße 11", "93083 Obertraubling", "Ludwigstraße 6",
+                   "93047 Regensburg", "Am Ring 5"]  # fmt: skip

@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.address import (
     PostalTownRecognizer,
     StreetAddressRecognizer,
     StreetAddressRecognizerV2,
+    StreetAddressRecognizerV3,
 )
 
 
@@ -52,6 +53,33 @@ def test_street_table(marked: str) -> None:
 )
 def test_street_v2_table(marked: str) -> None:
     check_table_row(StreetAddressRecognizerV2(), marked, "STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Er wohnt [[Hauptstraße 12]] in 85560 Ebersberg.",
+        # a street named with a common word that is itself a street word (from-scratch dev set)
+        "des Grundstücks FlNr. 1183/2 ([[Am Kirchplatz 4]]). Die Zufahrt",
+        "Das Anwesen [[Am Marktplatz 3]] liegt gegenüber; [[An der Kirchgasse 2]] und [[5]]",
+        "wohnhaft in Geisenhausen, [[Am Anger 17]], wendet sich",
+        # a business park's address
+        "die Verwaltungs GmbH, [[Gewerbepark Ost 12]], 93083 Obertraubling",
+        "mit Sitz im [[Industriegebiet Süd 4a]] in Dingolfing",
+        # negatives: a common word that is no street, a legal way, a year, a road class
+        "Am Ende 3 der Liste",
+        "Im Jahr 2019 wurde",
+        "am Rechtsweg 2 fehlt es",
+        "Die Bundesstraße 308 verläuft",
+        "Im Gewerbegebiet gilt die Baunutzungsverordnung 1990",
+    ],
+)
+def test_street_v3_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV3(), marked, "STREET_ADDRESS")
+
+
+def test_version_2_keeps_its_meaning() -> None:
+    assert StreetAddressRecognizerV2().analyze("Das Anwesen Am Kirchplatz 4 und Gewerbepark Ost 12") == []
 
 
 def test_version_1_keeps_its_meaning() -> None:

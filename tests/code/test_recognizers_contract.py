@@ -9,6 +9,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
     ContractNumberRecognizerV2,
     ContractNumberRecognizerV3,
+    ContractNumberRecognizerV4,
 )
 
 
@@ -74,3 +75,31 @@ def test_contract_v2_table(marked: str) -> None:
 )
 def test_contract_v3_table(marked: str) -> None:
     check_table_row(ContractNumberRecognizerV3(), marked, "CONTRACT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Personalnummer der Klägerin: [[PN 2014-0817]].",
+        "Tgb.-Nr. [[1234/22]] der Kriminalpolizei",
+        # a builder's invoices and guarantees, a notary's deed (the from-scratch dev set)
+        "Die Klägerin stellte am 14. Februar 2022 ihre Schlussrechnung Nr. [[SR-22-0046]] über 63.902,18 €.",
+        "eine Bürgschaft der Volksbank (Bürgschafts-Nr. [[BG 7730-5512]]) übergeben",
+        "mit der 3. Abschlagsrechnung Nr. [[2021-0457]] vom 5. Mai 2021",
+        "Rechnungsnummer: [[RE-118422]]",
+        "mit notariellem Testament vom 3. Mai 2019 (URNr. [[1034/2019]] des Notars Dr. K.)",
+        "Urkunde des Notars (UR-Nr. [[812/2020]])",
+        # negatives: an invoice without its number, a count, a norm
+        "die Schlussrechnung vom 14. Februar 2022",
+        "Rechnung Nr. 3",
+        "Nr. 2 der Anlage zur Rechnungslegung",
+    ],
+)
+def test_contract_v4_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV4(), marked, "CONTRACT_NUMBER")
+
+
+def test_versions_1_to_3_keep_their_meaning() -> None:
+    text = "Schlussrechnung Nr. SR-22-0046, Bürgschafts-Nr. BG 7730-5512, URNr. 1034/2019"
+    for old in (ContractNumberRecognizer(), ContractNumberRecognizerV2(), ContractNumberRecognizerV3()):
+        assert old.analyze(text) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer
+from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer, DateOfBirthRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -38,6 +38,29 @@ from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer
 )
 def test_date_of_birth_table(marked: str) -> None:
     check_table_row(DateOfBirthRecognizer(), marked, "DATE_OF_BIRTH")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "er ist [[1975]] in Bonn geboren",
+        # a place of birth of several words, or with its country (from-scratch dev set)
+        "Der Angeklagte wurde am [[02.11.1991]] in Bacău (Rumänien) geboren.",
+        "Die am [[3. Mai 1980]] in Bad Tölz geborene Klägerin",
+        "Der Kläger wurde am [[14.03.1997]] in Kabul/Afghanistan geboren und reiste 2015 ein.",
+        "der am [[7. Juli 1961]] in Neumarkt in der Oberpfalz geborene Beigeladene",
+        # negatives, as in version 1
+        "für vor dem 1. 7. 2015 in Bayern geborene Kinder",
+        "am 12. März 1985 erließ das Landratsamt in Bad Tölz einen Bescheid",
+        "im Iran geboren",
+    ],
+)
+def test_date_of_birth_v2_table(marked: str) -> None:
+    check_table_row(DateOfBirthRecognizerV2(), marked, "DATE_OF_BIRTH")
+
+
+def test_version_1_keeps_its_meaning() -> None:
+    assert DateOfBirthRecognizer().analyze("Der Angeklagte wurde am 02.11.1991 in Bacău (Rumänien) geboren.") == []
 
 
 @pytest.mark.parametrize(

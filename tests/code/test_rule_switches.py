@@ -228,7 +228,10 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     # ... and the policy, extent and regions steps, which came later (a pipeline saved before has none)
     shipped = tuple(s for s in shipped if s.name not in ("policy", "extent", "regions"))
     assert shipped[-1].name == "legal_form"
-    assert [(s.name, s.config) for s in cfg.chain[1:]] == [(s.name, s.config) for s in shipped[1:-1]]
+    # the same settings, but that params.yaml names version 2 of the birth-date recognizer,
+    # which recognizers@4 runs instead of version 1
+    assert [(s.name, s.config) for s in cfg.chain[2:]] == [(s.name, s.config) for s in shipped[2:-1]]
+    assert shipped[1].config.recognizers == {"deid.recognizers.date_of_birth.v2": {"min_score": 0.55}}
     assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == [
         "model", "recognizers", "keep_zones", "consistency",
     ]  # fmt: skip
@@ -267,7 +270,7 @@ def test_unknown_switches_still_raise():
     cfg = with_money().without("keep_zones").configured("consistency", min_share=0.5)
     assert PipelineConfig.from_dict(cfg.to_dict()) == cfg
     saved = {e["name"]: e for e in cfg.to_dict()["chain"]}
-    assert saved["consistency"] == {"name": "consistency", "version": 3, "config": {"min_share": 0.5}}
+    assert saved["consistency"] == {"name": "consistency", "version": 4, "config": {"min_share": 0.5}}
 
 
 def test_an_unknown_component_or_key_names_the_closest_valid_one():
@@ -370,8 +373,9 @@ def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
     legacy = PipelineConfig.from_dict({"policy": {"keep_labels": ["MONEY"]}})
 
     def before_extents(cfg: PipelineConfig) -> PipelineConfig:
-        """keep_zones@3 and legal_form@1, without the extent step (what the reference knows)."""
-        pinned = {"keep_zones": 3, "legal_form": 1}
+        """keep_zones@3, legal_form@1, recognizers@3 and consistency@3, without the extent
+        step (what the reference knows)."""
+        pinned = {"keep_zones": 3, "legal_form": 1, "recognizers": 3, "consistency": 3}
         chain = tuple(step(s.name, pinned[s.name]) if s.name in pinned else s for s in cfg.without("extent").chain)
         return replace(cfg, chain=chain)
 

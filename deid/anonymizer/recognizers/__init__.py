@@ -16,6 +16,7 @@ from deid.anonymizer.recognizers.address import (
     PostalTownRecognizer,
     StreetAddressRecognizer,
     StreetAddressRecognizerV2,
+    StreetAddressRecognizerV3,
 )
 from deid.anonymizer.recognizers.base import (
     Pattern,
@@ -29,11 +30,13 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
     ContractNumberRecognizerV2,
     ContractNumberRecognizerV3,
+    ContractNumberRecognizerV4,
 )
-from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer
+from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer, DateOfBirthRecognizerV2
 from deid.anonymizer.recognizers.email import EmailRecognizer
 from deid.anonymizer.recognizers.iban import IbanRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
+from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer
 from deid.anonymizer.recognizers.parcel_number import ParcelNumberRecognizer
 from deid.anonymizer.recognizers.patent_number import PatentNumberRecognizer
 from deid.anonymizer.recognizers.permit_number import (
@@ -95,19 +98,32 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.contract_number.v3": ContractNumberRecognizerV3,
     # "Hauptstraße 12" is an address
     "deid.recognizers.street_address.v2": StreetAddressRecognizerV2,
+    # a street "Am Kirchplatz" with its number, a business park's address; a place of birth of
+    # several words; invoice, guarantee and deed numbers; local banks (the from-scratch dev set)
+    "deid.recognizers.street_address.v3": StreetAddressRecognizerV3,
+    "deid.recognizers.date_of_birth.v2": DateOfBirthRecognizerV2,
+    "deid.recognizers.contract_number.v4": ContractNumberRecognizerV4,
+    "deid.recognizers.local_bank.v1": LocalBankRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
 # version 3 of the set runs these instead of their earlier versions
 _THIRD = {"deid.recognizers.contract_number.v3": "deid.recognizers.contract_number.v2",
           "deid.recognizers.street_address.v2": "deid.recognizers.street_address.v1"}  # fmt: skip
+# version 4 runs these instead of version 3's, and adds local banks
+_FOURTH = {"deid.recognizers.contract_number.v4": "deid.recognizers.contract_number.v3",
+           "deid.recognizers.street_address.v3": "deid.recognizers.street_address.v2",
+           "deid.recognizers.date_of_birth.v2": "deid.recognizers.date_of_birth.v1"}  # fmt: skip
+_NEW_IN_FOURTH = {"deid.recognizers.local_bank.v1"}
 # The recognizers on by default, by version of the chain's `recognizers` component
 # (deid.anonymizer.components); the newest is build_recognizers' default.
 RECOGNIZER_SETS: dict[int, tuple[str, ...]] = {
     1: tuple(_FIRST_SET),
-    2: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD}),
-    3: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD.values()}),
-}
+    2: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD, *_FOURTH, *_NEW_IN_FOURTH}),
+    3: tuple(name for name in RECOGNIZERS
+             if name not in {*_SUPERSEDED, *_THIRD.values(), *_FOURTH, *_NEW_IN_FOURTH}),
+    4: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD.values(), *_FOURTH.values()}),
+}  # fmt: skip
 
 
 def _entry(name: str, value: Any) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from deid.anonymizer.recognizers.base import (
     PatternRecognizer,
     list_item_patterns,
 )
-from deid.words.vocab import ADDRESS_STREET_SUFFIXES, CAPITALIZED_WORD, STREET_SUFFIXES, alternation
+from deid.words.vocab import ADDRESS_STREET_SUFFIXES, CAPITALIZED_WORD, STREET_SUFFIXES, STREET_WORD, alternation
 
 _S = r"[ \u00a0]"
 _W = CAPITALIZED_WORD
@@ -97,6 +97,35 @@ class StreetAddressRecognizerV2(StreetAddressRecognizer):
     """Version 1, and "Hauptstraße" with its house number is an address."""
 
     NOT_A_STREET = _NOT_A_STREET_V2
+
+
+# A business park's address: "Gewerbepark Ost 12", "Industriegebiet Süd 4a", "Gewerbering 14"
+# ends like a street already; a park or estate takes a compass word or a name word before the
+# number ("Technologiepark Mitte 2", "Gewerbepark Schwaig 7").
+_PARK = (
+    rf"(?:Gewerbe|Industrie|Technologie|Business|Wirtschafts)(?:park|gebiet){_S}"
+    rf"(?:Nord|Süd|Ost|West|Mitte|{_W}){_S}{_HOUSE}"
+)
+_PARK_PATTERN = Pattern("park_number", rf"(?<![\w-])(?P<value>{_PARK}){NUM_RIGHT}{_NOT_A_MEASURE}", 0.8)
+
+
+class StreetAddressRecognizerV3(StreetAddressRecognizerV2):
+    """Version 2; a street named "Am"/"An der" … with a common word that is itself a street
+    word ("Am Kirchplatz 4", "Am Marktplatz 3", "An der Kirchgasse 2"), which version 2 took
+    for "Am Ende 3"; and a business park's address ("Gewerbepark Ost 12")."""
+
+    PATTERNS = (*StreetAddressRecognizer.PATTERNS, _PARK_PATTERN)
+
+    def candidates(self, text: str, match: re.Match[str]):  # type: ignore[override]
+        if match.re.groupindex.get("prep") is None:  # the park's pattern
+            yield from PatternRecognizer.candidates(self, text, match)
+            return
+        noun = match.group("noun")
+        if match.group("prep") and noun and STREET_WORD.search(noun) and not _YEAR.search(match.group(0)):
+            if not self.NOT_A_STREET.match(noun.lower()):
+                yield from PatternRecognizer.candidates(self, text, match)
+            return
+        yield from super().candidates(text, match)
 
 
 class PostalTownRecognizer(PatternRecognizer):

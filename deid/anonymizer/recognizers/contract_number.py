@@ -9,6 +9,9 @@ training decisions: a SEPA "Mandatsreferenznummer", a doctor's "Arztnummer" (LAN
 practice's "Betriebsstättennummer" (BSNR), an insured person's "Versichertennummer", a
 Bedarfsgemeinschaft's "BG-Nummer".
 
+Version 4 (:class:`ContractNumberRecognizerV4`) also knows invoice, guarantee and notarial deed
+numbers ("Schlussrechnung Nr.", "Bürgschafts-Nr.", "URNr.").
+
 Version 3 (:class:`ContractNumberRecognizerV3`) also reads a label that names whose number it
 is before a colon ("Personalnummer der Klägerin: PN 2014-0817") and a police diary number
 ("Tagebuchnummer BY8512-004711-22/6", "Tgb.-Nr."), which version 2 found in part or not at all.
@@ -25,10 +28,16 @@ _KIND = (
     r"|schadens|schaden|vorgangs|referenz|buchungs|karten|kreditkarten|leasing|leasingvertrags"
     r"|zähler|mietvertrags|abonnement"
 )
-_KEY = (
-    rf"(?<!\w)(?i:(?:{_KIND})(?:-?nummer|-?nr\.?|-?no\.?)|kassenzeichen"
-    r"|(?:vertrag|darlehensvertrag|versicherungsvertrag|police|konto)[ \u00a0](?:nr\.|nummer))"
-)
+_SPACED = r"vertrag|darlehensvertrag|versicherungsvertrag|police|konto"
+
+
+def _key(kinds: str, words: str = "kassenzeichen", spaced: str = _SPACED) -> str:
+    """A label: a kind compounded with "-nummer"/"-Nr." ("Darlehens-Nr."), a word that is a
+    label by itself ("Kassenzeichen"), or a noun and "Nr."/"Nummer" apart ("Vertrag Nr.")."""
+    return rf"(?<!\w)(?i:(?:{kinds})(?:-?nummer|-?nr\.?|-?no\.?)|{words}|(?:{spaced})[ \u00a0](?:nr\.|nummer))"
+
+
+_KEY = _key(_KIND)
 _COLON = r"[ \u00a0]?:?[ \u00a0]?"
 # letters-then-digits or digit groups joined by . / - or single spaces (``12 150385 M 123``)
 _VALUE = (
@@ -56,10 +65,7 @@ _KIND_V2 = (
     rf"{_KIND}|mandatsreferenz|arzt|betriebsstätten|versicherten|krankenversicherten"
     r"|bedarfsgemeinschafts|bg-"
 )
-_KEY_V2 = (
-    rf"(?<!\w)(?i:(?:{_KIND_V2})(?:-?nummer|-?nr\.?|-?no\.?)|kassenzeichen|lanr|bsnr"
-    r"|(?:vertrag|darlehensvertrag|versicherungsvertrag|police|konto)[ \u00a0](?:nr\.|nummer))"
-)
+_KEY_V2 = _key(_KIND_V2, "kassenzeichen|lanr|bsnr")
 
 
 class ContractNumberRecognizerV2(ContractNumberRecognizer):
@@ -69,10 +75,7 @@ class ContractNumberRecognizerV2(ContractNumberRecognizer):
 
 
 _KIND_V3 = rf"{_KIND_V2}|tagebuch|tgb\.?"
-_KEY_V3 = (
-    rf"(?<!\w)(?i:(?:{_KIND_V3})(?:-?nummer|-?nr\.?|-?no\.?)|kassenzeichen|lanr|bsnr"
-    r"|(?:vertrag|darlehensvertrag|versicherungsvertrag|police|konto)[ \u00a0](?:nr\.|nummer))"
-)
+_KEY_V3 = _key(_KIND_V3, "kassenzeichen|lanr|bsnr")
 # whose number: "der Klägerin", "des Beklagten zu 2)"; only before a colon, which shows the
 # number follows ("Vertragsnummer des Klägers" alone names none)
 _WHOSE = r"(?:[ \u00a0](?:des|der)[ \u00a0][A-ZÄÖÜ][a-zäöüß]+(?:[ \u00a0]zu[ \u00a0]\d\)?)?[ \u00a0]?:[ \u00a0]?)"
@@ -82,3 +85,17 @@ class ContractNumberRecognizerV3(ContractNumberRecognizer):
     """Version 2's labels, a label with its owner before a colon, police diary numbers."""
 
     PATTERNS = (Pattern("labelled_number", rf"{_KEY_V3}(?:{_WHOSE}|{_COLON}){_VALUE}", 0.8),)
+
+
+# Version 4: the numbers of a builder's invoices and guarantees and of a notary's deed
+# ("Schlussrechnung Nr. SR-22-0046", "Bürgschafts-Nr. BG 7730-5512", "URNr. 1034/2019"),
+# which name a party's contract as a contract number does (the from-scratch dev set).
+_INVOICE = r"(?:schluss|abschlags|teil)?rechnung"
+_KIND_V4 = rf"{_KIND_V3}|{_INVOICE}s|bürgschafts|angebots|urkunden|ur"
+_KEY_V4 = _key(_KIND_V4, "kassenzeichen|lanr|bsnr", rf"{_SPACED}|{_INVOICE}|bürgschaft|bürgschaftsurkunde")
+
+
+class ContractNumberRecognizerV4(ContractNumberRecognizer):
+    """Version 3, and invoice, guarantee and notarial deed numbers after their label."""
+
+    PATTERNS = (Pattern("labelled_number", rf"{_KEY_V4}(?:{_WHOSE}|{_COLON}){_VALUE}", 0.8),)

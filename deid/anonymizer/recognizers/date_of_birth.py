@@ -7,6 +7,8 @@ A birth month or year (``der im Juli 1950 geborene Kläger``) identifies less an
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 from deid.words.vocab import MONTH_WORDS as MONTHS_DE
 
@@ -49,3 +51,22 @@ class DateOfBirthRecognizer(PatternRecognizer):
     # cut-off dates of statutes: "für vor dem 1. 7. 2015 geborene Kinder"
     NEGATIVE_CONTEXT = ("vor ", "nach ", "bis ", "ab ", "seit ", "zwischen ")
     NEGATIVE_WINDOW = 10
+
+
+# Version 2: the place of birth between the date and "geboren" may be several words and name
+# its country in brackets or after a slash ("am 02.11.1991 in Bacău (Rumänien) geboren", "in
+# Bad Tölz geboren", "in Kabul/Afghanistan geboren"); version 1 took one word only.
+_PLACE = r"[A-ZÄÖÜ][\w\-.]*(?:/[A-ZÄÖÜ][\w\-]*)?"
+_BORN_AFTER_V2 = (
+    rf"{_S}(?:in{_S}{_PLACE}(?:{_S}(?:{_PLACE}|a\.|an|am|im|in|ob|der|d\.)){{0,3}}"
+    rf"(?:{_S}?\([A-ZÄÖÜ][\w\- ]{{1,40}}\))?,?{_S})?geboren"
+)
+
+
+class DateOfBirthRecognizerV2(DateOfBirthRecognizer):
+    """Version 1, and a place of birth of several words or with its country between the date
+    and "geboren" (see ``_BORN_AFTER_V2``)."""
+
+    PATTERNS = tuple(
+        replace(p, regex=p.regex.replace(_BORN_AFTER, _BORN_AFTER_V2)) for p in DateOfBirthRecognizer.PATTERNS
+    )
