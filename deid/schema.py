@@ -56,6 +56,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "BRAND_NUMBER": ID,  # ... its trademark's register number
     "COMMERCIAL_REGISTER": ID,  # HRB 12345, VR 1234
     "LOCAL_BANK": ORGANIZATION,  # Sparkasse Deggendorf, Raiffeisenbank Freising-Nord eG
+    "FIRM_NAME": ORGANIZATION,  # Gruber Hoch- und Tiefbau GmbH & Co. KG
     "PERMIT_NUMBER": ID,
     "CONTRACT_NUMBER": ID,
     "PARCEL_NUMBER": ID,

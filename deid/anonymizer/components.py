@@ -145,8 +145,9 @@ register(RECOGNIZERS, 3, RecognizersConfig,
 register(RECOGNIZERS, 4, RecognizersConfig,
          description="recognizers@3 with street_address.v3 ('Am Kirchplatz 4', 'Gewerbepark Ost 12'), "
                      "date_of_birth.v2 (a place of birth of several words: 'in Bacău (Rumänien) geboren'), "
-                     "contract_number.v4 (invoice, guarantee and notarial deed numbers) and local_bank.v1 "
-                     "('Sparkasse Deggendorf', 'Raiffeisenbank Freising-Nord eG')")(_recognizers_step(4))  # fmt: skip
+                     "contract_number.v4 (invoice, guarantee and notarial deed numbers), local_bank.v1 "
+                     "('Sparkasse Deggendorf', 'Raiffeisenbank Freising-Nord eG') and firm_name.v1 (a firm's "
+                     "name before its legal form: 'Gruber Hoch- und Tiefbau GmbH & Co. KG')")(_recognizers_step(4))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, pairwise
 
 from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span, coarse_label
+from deid.words.firms import name_part
 from deid.words.gazetteer import is_big_city
 from deid.words.ordinary import is_ordinary_word, known_name
 from deid.words.shape_cues import is_role
@@ -59,7 +60,8 @@ _STREET_PREPOSITION = re.compile(r"^(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Z
 
 
 def address_names(surface: str, label: str) -> set[str]:
-    """What an address found with its number names by itself: the street ("Am Kirchplatz",
+    """What an address or a firm found in full names by itself: a firm's name without its
+    legal form ("Mayrhofer Kältetechnik" of "… GmbH"); the street ("Am Kirchplatz",
     and "Kirchplatz" after its preposition when that is a street word itself; "Dorfstraße" of
     "Dorfstraße 11"), or the town of a postal code ("Obertraubling"). A decision names the
     street of a party's home again without the number ("… in den Kirchplatz münden"), and a
@@ -73,6 +75,10 @@ def address_names(surface: str, label: str) -> set[str]:
         if (p := _STREET_PREPOSITION.match(name)) is not None:
             out.add(p.group("noun"))
         return {n for n in out if STREET_WORD.search(n) and len(n) > 6 or " " in n}
+    if label == ORGANIZATION and (part := name_part(surface, Span(0, len(surface), label))).end < len(surface):
+        # "Mayrhofer Kältetechnik GmbH" … "die Mayrhofer Kältetechnik": the name without its form
+        name = surface[: part.end].strip(" -")
+        return {name} if " " in name or not _common_word(name) else set()
     if label == LOCATION and (m := _POSTAL_TOWN.match(surface)) is not None:
         # a big city stays in clear where it is named alone (the policy); its postal code
         # does not make "Landratsamt Regensburg" a party's address

@@ -55,8 +55,8 @@ ROWS = [
     ("private companies",
      "Die Beklagte, die Semmelrock Kältetechnik GmbH, lieferte die Anlage.",
      [("Semmelrock Kältetechnik GmbH", "ORGANIZATION")],
-     [("Semmelrock Kältetechnik GmbH", "ORGANIZATION")],
-     [("Semmelrock Kältetechnik GmbH", "ORGANIZATION")]),
+     [("Semmelrock Kältetechnik GmbH", "FIRM_NAME")],  # the name before its form (firm_name.v1)
+     [("Semmelrock Kältetechnik GmbH", "FIRM_NAME")]),
     ("addresses of private persons",
      "Der Kläger wohnt in der Lindenallee 17 in Oberhaching.",
      [("Lindenallee 17", "STREET"), ("Oberhaching", "LOCATION")],

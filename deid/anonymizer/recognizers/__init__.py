@@ -34,6 +34,7 @@ from deid.anonymizer.recognizers.contract_number import (
 )
 from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer, DateOfBirthRecognizerV2
 from deid.anonymizer.recognizers.email import EmailRecognizer
+from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer
 from deid.anonymizer.recognizers.iban import IbanRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer
@@ -99,30 +100,34 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # "Hauptstraße 12" is an address
     "deid.recognizers.street_address.v2": StreetAddressRecognizerV2,
     # a street "Am Kirchplatz" with its number, a business park's address; a place of birth of
-    # several words; invoice, guarantee and deed numbers; local banks (the from-scratch dev set)
+    # several words; invoice, guarantee and deed numbers; local banks; a firm's name before its
+    # legal form (the from-scratch dev set)
     "deid.recognizers.street_address.v3": StreetAddressRecognizerV3,
     "deid.recognizers.date_of_birth.v2": DateOfBirthRecognizerV2,
     "deid.recognizers.contract_number.v4": ContractNumberRecognizerV4,
     "deid.recognizers.local_bank.v1": LocalBankRecognizer,
+    "deid.recognizers.firm_name.v1": FirmNameRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
 # version 3 of the set runs these instead of their earlier versions
 _THIRD = {"deid.recognizers.contract_number.v3": "deid.recognizers.contract_number.v2",
           "deid.recognizers.street_address.v2": "deid.recognizers.street_address.v1"}  # fmt: skip
-# version 4 runs these instead of version 3's, and adds local banks
+# version 4 runs these instead of version 3's, and adds local banks and firms' names
 _FOURTH = {"deid.recognizers.contract_number.v4": "deid.recognizers.contract_number.v3",
            "deid.recognizers.street_address.v3": "deid.recognizers.street_address.v2",
            "deid.recognizers.date_of_birth.v2": "deid.recognizers.date_of_birth.v1"}  # fmt: skip
-_NEW_IN_FOURTH = {"deid.recognizers.local_bank.v1"}
+_NEW_IN_FOURTH = {"deid.recognizers.local_bank.v1", "deid.recognizers.firm_name.v1"}
 # The recognizers on by default, by version of the chain's `recognizers` component
 # (deid.anonymizer.components); the newest is build_recognizers' default.
 RECOGNIZER_SETS: dict[int, tuple[str, ...]] = {
     1: tuple(_FIRST_SET),
-    2: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD, *_FOURTH, *_NEW_IN_FOURTH}),
+    2: tuple(name for name in RECOGNIZERS
+             if name not in {*_SUPERSEDED, *_THIRD, *_FOURTH, *_NEW_IN_FOURTH}),
     3: tuple(name for name in RECOGNIZERS
              if name not in {*_SUPERSEDED, *_THIRD.values(), *_FOURTH, *_NEW_IN_FOURTH}),
-    4: tuple(name for name in RECOGNIZERS if name not in {*_SUPERSEDED, *_THIRD.values(), *_FOURTH.values()}),
+    4: tuple(name for name in RECOGNIZERS
+             if name not in {*_SUPERSEDED, *_THIRD.values(), *_FOURTH.values()}),
 }  # fmt: skip
 
 

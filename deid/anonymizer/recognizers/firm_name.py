@@ -1,0 +1,77 @@
+"""A firm's name written before its legal form: "Gruber Hoch- und Tiefbau GmbH & Co. KG",
+"MVZ Labor Dr. Kleinhenz GmbH", "Estrichbau Hinterberger GmbH".
+
+The policy neutralizes a private firm's whole name with its legal form
+(docs/anonymization-policy.md). The model learns firms from the courts' placeholders ("S …
+GmbH") and misses a long name written in full; the legal form is the evidence that the
+capitalized words before it are a firm's name. Only the forms of companies count (GmbH, AG,
+KG, OHG, GbR, UG, SE, eG, e.K., PartG mbB): "Gesellschaft" or "Stiftung" end public bodies'
+names as often. Words before the name that are no part of it (an article, a party's role,
+"Firma", a title) and the everyday nouns that name the firm's kind ("Metzgerei", "Kanzlei",
+"Klinikum": outside the span, as the gold sets mark it) are left out, and a "name" of
+everyday nouns only ("in der Familien GmbH") is none; a name that starts with "Deutsche"/"DB" is a big public company named
+in passing ("DB Netz AG", "Deutsche Post AG"), which the policy keeps.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
+from deid.words.lexicon import is_common_noun
+from deid.words.ordinary import known_name
+from deid.words.shapes import noun_compound
+
+_S = r"[ \u00a0]"
+_FORM = (
+    rf"(?:g?GmbH|mbH|AG|KGaA|KG|OHG|GbR|UG|SE|eG|e\.{_S}?K\.|PartG{_S}mbB|mbB)"
+    rf"(?:{_S}?&{_S}?Co\.{_S}?(?:KGaA|KG|OHG))?(?:{_S}\(haftungsbeschränkt\))?"
+)
+# a word of a name: no full stop at its end (a sentence's), but for a title or an initial
+_WORD = r"[A-ZÄÖÜ0-9][\w+\-]*(?:\.[\w+\-]+)*"
+_TOKEN = rf"(?:{_WORD}|Dr\.|St\.|[A-ZÄÖÜ]\.|&|\+|und)"
+_FIRM = rf"(?<![\w\-.])(?P<value>(?:{_WORD}|Dr\.)(?:{_S}{_TOKEN}){{0,5}}{_S}{_FORM})(?![\w\-])"
+# words that introduce a firm rather than name it
+_LEAD = frozenset(
+    """Der Die Das Den Dem Des Eine Einer Einem Eines Firma Fa. Unternehmen Klägerin Kläger
+    Beklagte Beklagten Antragstellerin Antragsgegnerin Beigeladene Beigeladenen Schuldnerin
+    Gläubigerin Drittschuldnerin Auftraggeberin Auftragnehmerin Arbeitgeberin Bauherrin
+    Komplementärin Gesellschafterin Mieterin Vermieterin Herstellerin Betreiberin Versicherung
+    Bei Mit Von Zu Für Gegen Durch Nach Vor Aus An Auf In Im Am Und Gesellschaft Dr. Prof.""".split()
+)
+_PUBLIC = re.compile(r"(?:Deutschen?|DB)\b")
+
+
+def _kind_word(word: str) -> bool:
+    """An everyday noun or compound of nouns that names a firm's kind ("Metzgerei",
+    "Grundstücksgesellschaft"), not a surname that is also a noun ("Bogner")."""
+    return (is_common_noun(word) or noun_compound(word)) and not known_name(word)
+
+
+class FirmNameRecognizer(PatternRecognizer):
+    """Capitalized words before a company's legal form, as the firm's name."""
+
+    NAME = "firm_name"
+    LABEL = "FIRM_NAME"
+    PATTERNS = (Pattern("name_and_form", _FIRM, 0.8),)
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        start, end = match.span("value")
+        start = _skip(text, start, end, lambda w: w in _LEAD)  # the words that introduce it
+        if _PUBLIC.match(text, start, end):
+            return  # a big public company named in passing
+        start = _skip(text, start, end, lambda w: w in _LEAD or _kind_word(w))  # and its kind
+        name = text[start:end]
+        # at least one word of the name before the form, and no joining word first
+        if re.match(rf"^{_TOKEN}{_S}", name) and not re.match(rf"^(?:{_FORM}$|[&+]|und\b)", name):
+            yield start, end
+
+
+def _skip(text: str, start: int, end: int, skipped: Callable[[str], bool]) -> int:
+    """``start`` moved past the leading words of ``text[start:end]`` that ``skipped`` names."""
+    while (word := re.match(r"\S+", text[start:end])) is not None and skipped(word.group()):
+        start += word.end()
+        while start < end and text[start] in " \u00a0":
+            start += 1
+    return start

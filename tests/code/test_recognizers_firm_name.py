@@ -1,0 +1,33 @@
+"""A firm's name before its legal form (the policy neutralizes the whole name with the form)."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "verlangt von der Beklagten, der [[Gruber Hoch- und Tiefbau GmbH & Co. KG]], restlichen Werklohn",
+        "Die Blutprobe ergab nach dem Gutachten des [[MVZ Labor Dr. Kleinhenz GmbH]] eine THC-Konzentration",
+        "Die Klägerin, die [[Estrichbau Hinterberger GmbH]], Industriestraße 28a, 94469 Deggendorf",
+        "vertreten durch die Dr. [[Bogner & Partner Rechtsanwälte mbB]], tragen vor",
+        # the everyday noun naming the firm's kind stays outside, as the gold sets mark it
+        "als Verkäuferin in der Metzgerei [[Wagensonner OHG]] in Landau a. d. Isar",
+        "Mit Schreiben der Kanzlei [[Aigner Stadlbauer Rechtsanwälte PartG mbB]] vom 4. Mai 2021",
+        "vertreten durch das Inkassounternehmen [[KBS Forderungsmanagement GmbH]], die weitere Beteiligte",
+        "ein selbstschuldnerischer Bürge. Die [[Tessner Dienstleistungs GmbH]] sei ihren Verpflichtungen",
+        "die Firma [[Auto-Kraus Abschleppservice UG (haftungsbeschränkt)]] schleppte ab",
+        # negatives: a form without a name, a "name" of everyday nouns, big public companies,
+        # forms that end public bodies' names as often
+        "Die Klägerin ist eine GmbH, die Beklagte eine AG.",
+        "Damit würde in der Familien GmbH der Tatbestand der Zerrüttung erfüllt",
+        "der DB Netz AG und der Deutschen Post AG",
+        "der Deutschen Gesellschaft für Ernährung und der Stiftung Warentest",
+    ],
+)
+def test_firm_name_table(marked: str) -> None:
+    check_table_row(FirmNameRecognizer(), marked, "FIRM_NAME")
