@@ -61,6 +61,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "CONTRACT_NUMBER": ID,
     "PARCEL_NUMBER": ID,
     "STREET_ADDRESS": STREET,
+    "STREET_NAME": STREET,  # a street without its number: "in der Lindenstraße"
     "POSTAL_TOWN": LOCATION,
     "EMAIL": CONTACT,
     "URL": CONTACT,

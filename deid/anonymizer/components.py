@@ -147,7 +147,8 @@ register(RECOGNIZERS, 4, RecognizersConfig,
                      "date_of_birth.v2 (a place of birth of several words: 'in Bacău (Rumänien) geboren'), "
                      "contract_number.v4 (invoice, guarantee and notarial deed numbers), local_bank.v1 "
                      "('Sparkasse Deggendorf', 'Raiffeisenbank Freising-Nord eG') and firm_name.v1 (a firm's "
-                     "name before its legal form: 'Gruber Hoch- und Tiefbau GmbH & Co. KG')")(_recognizers_step(4))  # fmt: skip
+                     "name before its legal form: 'Gruber Hoch- und Tiefbau GmbH & Co. KG') and street_name.v1 (a "
+                     "street without its number: 'in der Lindenstraße')")(_recognizers_step(4))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

@@ -178,5 +178,6 @@ def test_an_address_found_with_its_number_spreads_the_street_it_names() -> None:
                    "93083 Obertraubling", "Dorfstraße", "Obertraubling", "Ludwigstraße 6", "93047 Regensburg",
                    "Am Ring 5"]  # fmt: skip
     old = _through_chain(text, [], 3)
-    assert old == ["1183/2", "Am Kirchplatz 4", "Dorfstraße 11", "93083 Obertraubling", "Ludwigstraße 6",
-                   "93047 Regensburg", "Am Ring 5"]  # fmt: skip
+    # version 3 spread neither; "Dorfstraße" alone is street_name.v1's (recognizers@4)
+    assert old == ["1183/2", "Am Kirchplatz 4", "Dorfstraße 11", "93083 Obertraubling", "Dorfstraße",
+                   "Ludwigstraße 6", "93047 Regensburg", "Am Ring 5"]  # fmt: skip

@@ -46,6 +46,7 @@ from deid.anonymizer.recognizers.permit_number import (
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
+from deid.anonymizer.recognizers.street_name import StreetNameRecognizer
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
 from deid.anonymizer.recognizers.trademark_number import TrademarkNumberRecognizer
@@ -101,12 +102,13 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.street_address.v2": StreetAddressRecognizerV2,
     # a street "Am Kirchplatz" with its number, a business park's address; a place of birth of
     # several words; invoice, guarantee and deed numbers; local banks; a firm's name before its
-    # legal form (the from-scratch dev set)
+    # legal form; a street's name without its number (the from-scratch dev set, probes)
     "deid.recognizers.street_address.v3": StreetAddressRecognizerV3,
     "deid.recognizers.date_of_birth.v2": DateOfBirthRecognizerV2,
     "deid.recognizers.contract_number.v4": ContractNumberRecognizerV4,
     "deid.recognizers.local_bank.v1": LocalBankRecognizer,
     "deid.recognizers.firm_name.v1": FirmNameRecognizer,
+    "deid.recognizers.street_name.v1": StreetNameRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -117,7 +119,7 @@ _THIRD = {"deid.recognizers.contract_number.v3": "deid.recognizers.contract_numb
 _FOURTH = {"deid.recognizers.contract_number.v4": "deid.recognizers.contract_number.v3",
            "deid.recognizers.street_address.v3": "deid.recognizers.street_address.v2",
            "deid.recognizers.date_of_birth.v2": "deid.recognizers.date_of_birth.v1"}  # fmt: skip
-_NEW_IN_FOURTH = {"deid.recognizers.local_bank.v1", "deid.recognizers.firm_name.v1"}
+_NEW_IN_FOURTH = {"deid.recognizers.local_bank.v1", "deid.recognizers.firm_name.v1", "deid.recognizers.street_name.v1"}
 # The recognizers on by default, by version of the chain's `recognizers` component
 # (deid.anonymizer.components); the newest is build_recognizers' default.
 RECOGNIZER_SETS: dict[int, tuple[str, ...]] = {
