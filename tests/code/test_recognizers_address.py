@@ -66,6 +66,10 @@ def test_street_v2_table(marked: str) -> None:
         # a business park's address
         "die Verwaltungs GmbH, [[Gewerbepark Ost 12]], 93083 Obertraubling",
         "mit Sitz im [[Industriegebiet Süd 4a]] in Dingolfing",
+        # a hamlet's name and number after a word that says an address follows
+        "Der Kläger ist Eigentümer des Anwesens [[Grub 3]] in der Gemeinde Wartenberg.",
+        "auf dem Anwesen [[Sonnenhof 2]], 84424 Isen; die Zeugin, wohnhaft in [[Oberhaun 7]], sagte aus",
+        "Das Anwesen Nr. 3 wurde 1990 erworben; wohnhaft in Erding seit 2010, wohnhaft in Erding 2010",
         # negatives: a common word that is no street, a legal way, a year, a road class
         "Am Ende 3 der Liste",
         "Im Jahr 2019 wurde",

@@ -107,18 +107,27 @@ _PARK = (
     rf"(?:Nord|Süd|Ost|West|Mitte|{_W}){_S}{_HOUSE}"
 )
 _PARK_PATTERN = Pattern("park_number", rf"(?<![\w-])(?P<value>{_PARK}){NUM_RIGHT}{_NOT_A_MEASURE}", 0.8)
+# A farmstead or hamlet addressed by its own name and a number, as rural Bavaria writes it, after
+# a word that says an address follows ("das Anwesen Grub 3", "mit der Anschrift Sonnenhof 2",
+# "wohnhaft in Oberhaun 7"); the street recognizer's words never end such a name.
+_HAMLET_CUE = rf"(?:Anwesen|Anwesens|Anschrift|[Ww]ohnhaft(?:{_S}in)?|[Ww]ohnhaft{_S}im){_S}"
+_HAMLET_PATTERN = Pattern(
+    "hamlet_number", rf"(?<![\w-]){_HAMLET_CUE}(?P<value>{_W}(?:-{_W})?{_S}{_HOUSE}){NUM_RIGHT}{_NOT_A_MEASURE}", 0.75
+)
 
 
 class StreetAddressRecognizerV3(StreetAddressRecognizerV2):
     """Version 2; a street named "Am"/"An der" … with a common word that is itself a street
     word ("Am Kirchplatz 4", "Am Marktplatz 3", "An der Kirchgasse 2"), which version 2 took
-    for "Am Ende 3"; and a business park's address ("Gewerbepark Ost 12")."""
+    for "Am Ende 3"; a business park's address ("Gewerbepark Ost 12"); a hamlet's name and
+    number after "Anwesen", "Anschrift", "wohnhaft" ("das Anwesen Grub 3")."""
 
-    PATTERNS = (*StreetAddressRecognizer.PATTERNS, _PARK_PATTERN)
+    PATTERNS = (*StreetAddressRecognizer.PATTERNS, _PARK_PATTERN, _HAMLET_PATTERN)
 
     def candidates(self, text: str, match: re.Match[str]):  # type: ignore[override]
-        if match.re.groupindex.get("prep") is None:  # the park's pattern
-            yield from PatternRecognizer.candidates(self, text, match)
+        if match.re.groupindex.get("prep") is None:  # a park's or a hamlet's pattern
+            if not _YEAR.search(match.group("value")):  # "wohnhaft in Erding 2010 …"
+                yield from PatternRecognizer.candidates(self, text, match)
             return
         noun = match.group("noun")
         if match.group("prep") and noun and STREET_WORD.search(noun) and not _YEAR.search(match.group(0)):
