@@ -193,6 +193,10 @@ register(KEEP_ZONES, 4, KeepZonesConfig, filter=True,
                      "number, the Bavarian courts' numbers ('M 26b K 19.1234') are, an author before 'aaO' "
                      "or a journal written out is literature, a seat in a judge's zone is the judge's "
                      "name")(_keep_zones_step(4))  # fmt: skip
+register(KEEP_ZONES, 5, KeepZonesConfig, filter=True,
+         description="keep_zones@4; the Bundeswehr's regulations ('ZDv A-1340/50', 'Erlass A-1340/49') are "
+                     "laws, the parties of a European court's case ('C-17/10, Toshiba Corporation u. a.', "
+                     "'Kafkaris/Zypern') a citation")(_keep_zones_step(5))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,21 @@ LITERATURE_CITATION_V4 = re.compile(
     rf"|(?<![\w\-/]){_AUTHORS}(?:,\s?|\s)(?:a\.\s?a\.\s?O\.|aaO\b)"
     rf"|(?<![\w\-/]){_AUTHORS},\s(?:in:?\s)?Zeitschrift\s(?:für|des|der)\s"
 )
+# version 5: the Bundeswehr's regulations are public norms, like a statute ("ZDv A-1340/50",
+# "Nr. 1027 ZDv A- 1340/49", "Erlass A-1340/49", "ZDv 14/5"), and the parties' names in a
+# European court's case are published by that court ("C-17/10, Toshiba Corporation u. a.";
+# an ECHR case "Kafkaris/Zypern": :func:`_echr_case_names`)
+_REGULATION_NUMBER = r"A\d?-\s?\d{3,4}(?:/\d{1,3})?\b"
+REGULATION = re.compile(
+    r"(?:\b(?:Nr\.|Ziff\.)\s?\d{1,4}[a-z]?\s)?"
+    rf"\b(?:ZDv\s?(?:{_REGULATION_NUMBER}|\d{{1,2}}/\d{{1,3}}\b)"
+    rf"|(?:Zentralen?\sDienstvorschrift|Allgemeinen?\sRegelung|AR|Erlass(?:es)?|Bereichsvorschrift)\s{_REGULATION_NUMBER})"
+)
+EU_CASE_PARTIES = re.compile(
+    r"\b[CT]-\s?\d{1,4}/\d{2}(?:\sP)?(?:\s?\[ECLI:[^\]\n]{1,40}\])?,\s"
+    rf"{CAPITALIZED_NAME}(?:\s(?:{CAPITALIZED_NAME}|u\.\s?a\.)){{0,4}}"
+)
+_ECHR_APPLICANT = re.compile(rf"(?<![\w\-/]){CAPITALIZED_NAME}(?:\su\.\s?a\.)?\s?/\s?$")
 # Web addresses of courts, legal databases and public bodies are sources, not parties
 # ("BVerfG, Beschluss vom 13. Juli 2017 - 1 BvR 1202/17 -, www.bverfg.de, Rn. 19"). A host
 # name's labels have at most 63 characters (RFC 1035); unbounded, a long hyphenated word
@@ -184,7 +199,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3, 4)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5)  # the versions of the chain's keep_zones component
 
 
 def keep_zones(
@@ -196,7 +211,8 @@ def keep_zones(
     leaves a DPMA register number after "Aktenzeichen" to the recognizers
     (:data:`CASE_NUMBER_V3`), 4 leaves an authority's file number after "Az." to them too, and
     knows the Bavarian courts' numbers and more literature (:data:`CASE_NUMBER_V4`,
-    :data:`LITERATURE_CITATION_V4`)."""
+    :data:`LITERATURE_CITATION_V4`), 5 the Bundeswehr's regulations (:data:`REGULATION`) and
+    the parties of a European court's case (:data:`EU_CASE_PARTIES`, :func:`_echr_case_names`)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -206,17 +222,25 @@ def keep_zones(
     if cfg.case_numbers:
         numbers = CASE_NUMBER_V4 if version >= 4 else CASE_NUMBER_V3 if version == 3 else CASE_NUMBER
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)]
+    echr = cfg.citations and version >= 5
+    states = list(_states().finditer(text)) if cfg.states or echr else []
     if cfg.statutes:
         zones += [Span(m.start(), m.end(), "LAW") for m in STATUTE.finditer(text)]
+        if version >= 5:
+            zones += [Span(m.start(), m.end(), "LAW") for m in REGULATION.finditer(text)]
     if cfg.citations:
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CITATION.finditer(text)]
         literature = LITERATURE_CITATION_V4 if version >= 4 else LITERATURE_CITATION
         zones += [Span(m.start(), m.end(), LITERATURE) for m in literature.finditer(text)]
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
+        if version >= 5:
+            zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in EU_CASE_PARTIES.finditer(text)]
+    if echr:
+        zones += _echr_case_names(text, states)
     if cfg.judges:
         zones += judge_zones(text, version)
     if cfg.states:
-        zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in _states().finditer(text)]
+        zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in states]
     return sorted(zones)
 
 
@@ -253,6 +277,21 @@ def _states() -> re.Pattern[str]:
     names = {c for c in states if lexical_class(c) != LEX_NAME}
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     return re.compile(rf"(?<![\w\-])(?:{alternatives})s?(?![\w\-])")
+
+
+def _echr_case_names(text: str, states: list[re.Match[str]]) -> list[Span]:
+    """An ECHR case's name, its applicant before the respondent state ("Kafkaris/Zypern",
+    "Vinter u. a./Vereinigtes Königreich"), given the ``states`` named in ``text``: the court
+    publishes it; only the applicant's name and the state make the zone. A German Land is no
+    respondent ("Radebeul/Sachsen")."""
+    zones = []
+    for m in states:
+        if m.group().rstrip("s") in _LAENDER:
+            continue  # "Radebeul/Sachsen" is a town in its Land
+        before = _ECHR_APPLICANT.search(text, max(0, m.start() - 60), m.start())
+        if before:
+            zones.append(Span(before.start(), m.end(), "CASE_REFERENCE"))
+    return zones
 
 
 @lru_cache(maxsize=1)
