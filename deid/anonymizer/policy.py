@@ -286,7 +286,7 @@ def _echr_case_names(text: str, states: list[re.Match[str]]) -> list[Span]:
     respondent ("Radebeul/Sachsen")."""
     zones = []
     for m in states:
-        if m.group().rstrip("s") in _LAENDER:
+        if m.group().removesuffix("s") in _LAENDER:
             continue  # "Radebeul/Sachsen" is a town in its Land
         before = _ECHR_APPLICANT.search(text, max(0, m.start() - 60), m.start())
         if before:

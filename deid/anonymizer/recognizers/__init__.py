@@ -112,25 +112,34 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
-# version 3 of the set runs these instead of their earlier versions
-_THIRD = {"deid.recognizers.contract_number.v3": "deid.recognizers.contract_number.v2",
-          "deid.recognizers.street_address.v2": "deid.recognizers.street_address.v1"}  # fmt: skip
-# version 4 runs these instead of version 3's, and adds local banks and firms' names
-_FOURTH = {"deid.recognizers.contract_number.v4": "deid.recognizers.contract_number.v3",
-           "deid.recognizers.street_address.v3": "deid.recognizers.street_address.v2",
-           "deid.recognizers.date_of_birth.v2": "deid.recognizers.date_of_birth.v1"}  # fmt: skip
-_NEW_IN_FOURTH = {"deid.recognizers.local_bank.v1", "deid.recognizers.firm_name.v1", "deid.recognizers.street_name.v1"}
+# What each later version of the set changes: the recognizers it runs instead of the earlier
+# version's ({new: replaced}), and those it adds.
+_CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
+    3: ({"deid.recognizers.contract_number.v3": "deid.recognizers.contract_number.v2",
+         "deid.recognizers.street_address.v2": "deid.recognizers.street_address.v1"}, frozenset()),
+    4: ({"deid.recognizers.contract_number.v4": "deid.recognizers.contract_number.v3",
+         "deid.recognizers.street_address.v3": "deid.recognizers.street_address.v2",
+         "deid.recognizers.date_of_birth.v2": "deid.recognizers.date_of_birth.v1"},
+        frozenset({"deid.recognizers.local_bank.v1", "deid.recognizers.firm_name.v1",
+                   "deid.recognizers.street_name.v1"})),
+}  # fmt: skip
+
+
+def _recognizer_sets() -> dict[int, tuple[str, ...]]:
+    """Each version's set: version 2 all but the superseded and the later versions' own, each
+    later one its predecessor with :data:`_CHANGES` applied; in the order of RECOGNIZERS."""
+    later = {name for replaces, adds in _CHANGES.values() for name in (*replaces, *adds)}
+    chosen = set(RECOGNIZERS) - _SUPERSEDED - later
+    sets = {1: tuple(_FIRST_SET), 2: tuple(n for n in RECOGNIZERS if n in chosen)}
+    for version, (replaces, adds) in sorted(_CHANGES.items()):
+        chosen = (chosen - set(replaces.values())) | set(replaces) | adds
+        sets[version] = tuple(n for n in RECOGNIZERS if n in chosen)
+    return sets
+
+
 # The recognizers on by default, by version of the chain's `recognizers` component
 # (deid.anonymizer.components); the newest is build_recognizers' default.
-RECOGNIZER_SETS: dict[int, tuple[str, ...]] = {
-    1: tuple(_FIRST_SET),
-    2: tuple(name for name in RECOGNIZERS
-             if name not in {*_SUPERSEDED, *_THIRD, *_FOURTH, *_NEW_IN_FOURTH}),
-    3: tuple(name for name in RECOGNIZERS
-             if name not in {*_SUPERSEDED, *_THIRD.values(), *_FOURTH, *_NEW_IN_FOURTH}),
-    4: tuple(name for name in RECOGNIZERS
-             if name not in {*_SUPERSEDED, *_THIRD.values(), *_FOURTH.values()}),
-}  # fmt: skip
+RECOGNIZER_SETS: dict[int, tuple[str, ...]] = _recognizer_sets()
 
 
 def _entry(name: str, value: Any) -> dict[str, Any]:

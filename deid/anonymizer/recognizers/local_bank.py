@@ -24,17 +24,20 @@ _KIND = (
     r"|Spar-[ \u00a0]und[ \u00a0]Darlehnskasse"
 )
 _WORD = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)*"
-_PLACE = rf"(?:(?:Bad|Sankt|St\.){_S})?{_WORD}"
+_SPA_OR_SAINT = rf"(?:(?:Bad|Sankt|St\.){_S})?"
+_PLACE = rf"{_SPA_OR_SAINT}{_WORD}"
+# the bank's kind up to its place: "Sparkasse ", "Volksbank Raiffeisenbank ", "VR-Bank-"
+_HEAD = rf"(?:{_KIND})(?:{_S}(?:Volksbank|Raiffeisenbank))?(?:{_S}|-)"
 _LINK = rf"(?:a\.{_S}?d\.|am|an{_S}der|im|in{_S}der|i\.|ob|vor{_S}der)"
 # the place, a suffix ("Pfaffenhofen a. d. Ilm"), or up to four words closed by "eG" (a
 # cooperative's registered name); without "eG" a second capitalized word may be the sentence's
 # ("bei der Sparkasse Landshut Kredite aufgenommen")
 _NAME = (
-    rf"(?<![\w-])(?P<value>(?:{_KIND})(?:{_S}(?:Volksbank|Raiffeisenbank))?(?:{_S}|-){_PLACE}"
+    rf"(?<![\w-])(?P<value>{_HEAD}{_PLACE}"
     rf"(?:{_S}{_LINK}{_S}{_WORD}|(?:{_S}{_PLACE}){{0,3}}{_S}eG)?)(?![\w-])"
 )
 
-_FIRST_PLACE = re.compile(rf"^(?:{_KIND})(?:{_S}(?:Volksbank|Raiffeisenbank))?(?:{_S}|-)(?:(?:Bad|Sankt|St\.){_S})?(?P<word>{_WORD})")
+_FIRST_PLACE = re.compile(rf"^{_HEAD}{_SPA_OR_SAINT}(?P<word>{_WORD})")
 
 
 class LocalBankRecognizer(PatternRecognizer):
