@@ -149,6 +149,12 @@ register(RECOGNIZERS, 4, RecognizersConfig,
                      "('Sparkasse Deggendorf', 'Raiffeisenbank Freising-Nord eG') and firm_name.v1 (a firm's "
                      "name before its legal form: 'Gruber Hoch- und Tiefbau GmbH & Co. KG') and street_name.v1 (a "
                      "street without its number: 'in der Lindenstraße')")(_recognizers_step(4))  # fmt: skip
+register(RECOGNIZERS, 5, RecognizersConfig,
+         description="recognizers@4 with street_address.v4 (a street named with a preposition and a common "
+                     "field or landmark word, or any word where an address is written: 'Am Mühlbach 3', "
+                     "'An der Leiten 12') and permit_number.v3 (an identity document's or licence's number "
+                     "with 'Nr.' apart: 'Personalausweis Nr. …', 'Fahrerlaubnis Nr. …'; chip, tender and AZR "
+                     "numbers)")(_recognizers_step(5))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -197,6 +203,9 @@ register(KEEP_ZONES, 5, KeepZonesConfig, filter=True,
          description="keep_zones@4; the Bundeswehr's regulations ('ZDv A-1340/50', 'Erlass A-1340/49') are "
                      "laws, the parties of a European court's case ('C-17/10, Toshiba Corporation u. a.', "
                      "'Kafkaris/Zypern') a citation")(_keep_zones_step(5))  # fmt: skip
+register(KEEP_ZONES, 6, KeepZonesConfig, filter=True,
+         description="keep_zones@5; 'AG'/'KG' after a firm's name before 'in' and a town is the firm's legal "
+                     "form, no court ('Huber Transporte KG in Iphofen')")(_keep_zones_step(6))  # fmt: skip
 
 
 @dataclass(frozen=True)

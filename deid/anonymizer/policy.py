@@ -199,7 +199,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6)  # the versions of the chain's keep_zones component
 
 
 def keep_zones(
@@ -212,7 +212,8 @@ def keep_zones(
     (:data:`CASE_NUMBER_V3`), 4 leaves an authority's file number after "Az." to them too, and
     knows the Bavarian courts' numbers and more literature (:data:`CASE_NUMBER_V4`,
     :data:`LITERATURE_CITATION_V4`), 5 the Bundeswehr's regulations (:data:`REGULATION`) and
-    the parties of a European court's case (:data:`EU_CASE_PARTIES`, :func:`_echr_case_names`)."""
+    the parties of a European court's case (:data:`EU_CASE_PARTIES`, :func:`_echr_case_names`),
+    6 a firm's "AG"/"KG" before "in" and its seat (:func:`court_zones`)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -316,7 +317,9 @@ _FORM_OR_COURT = frozenset({"AG", "KG"})
 def court_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span]:
     """Court names, with their seat when the next word is a known place ("Landgericht Kleve"
     but not "das Landgericht Schmidt als Zeugen"). From version 3 on, "AG" and "KG" after a
-    name and without a seat are a firm's legal form, no court (:data:`_FIRM_BEFORE_FORM`)."""
+    name and without a seat are a firm's legal form, no court (:data:`_FIRM_BEFORE_FORM`);
+    from version 6 on also before "in" and a seat ("Huber Transporte KG in Iphofen": a court
+    is written "AG München"), which version 5 kept with the firm's name and its town."""
     places = _public_places()
     zones: list[Span] = []
     for m in COURT.finditer(text):
@@ -326,9 +329,10 @@ def court_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span
             name = seat.group(1)
             if name in places or name.split()[0] in places or name.split("-")[0] in places:
                 end = seat.end()
+        firm_seat = version >= 6 and seat is not None and seat.group().lstrip().startswith("in ")
         if (
             version >= 3
-            and end == m.end()
+            and (end == m.end() or firm_seat)
             and m.group() in _FORM_OR_COURT
             and _FIRM_BEFORE_FORM.search(text, max(0, m.start() - 40), m.start())
         ):

@@ -32,6 +32,23 @@ STREET_WORD_SUFFIXES: tuple[str, ...] = (
     *ADDRESS_STREET_SUFFIXES, "promenade", "anger", "stieg", "kamp", "rampe",
 )  # fmt: skip
 STREET_WORD = re.compile(rf"(?:{alternation(STREET_WORD_SUFFIXES)})$", re.IGNORECASE)
+# The field, water and landmark words a street named with a preposition ends in ("Am Mühlbach",
+# "An der Leiten", "Im Winkel", "Zur Schmiede"; one in seven streets of the OpenStreetMap list
+# starts with a preposition). Common words themselves, so only a preposition before and a house
+# number after make them an address; the words they also end are left out (``_NOT_FIELD``).
+FIELD_STREET_HEADS: tuple[str, ...] = (
+    "berg", "berge", "bach", "feld", "felde", "garten", "graben", "acker", "busch", "hof", "wald",
+    "walde", "mühle", "stein", "grund", "wiese", "wiesen", "rain", "holz", "bruch", "brunnen",
+    "born", "winkel", "turm", "weide", "weiher", "kirche", "burg", "bühl", "büchel", "baum", "tal",
+    "horst", "hang", "kreuz", "moor", "moos", "ried", "leite", "leiten", "höhe", "markt", "anger",
+    "kapelle", "schmiede", "see", "teich", "heide", "halde", "forst", "brühl", "deich", "hafen",
+    "schloss", "schloß", "schanze", "wall", "weiler", "hain", "hügel", "point", "gries", "lohe",
+    "ziegelei", "bleiche",
+)  # fmt: skip
+_NOT_FIELD = r"(?:an|zusammen|über)hang|(?:hinter|vorder|unter|ab|s)grund|(?:kapi|hospi|spi|to|den|digi)tal"
+FIELD_STREET_WORD = re.compile(
+    rf"(?<!\w)(?!\w*(?:{_NOT_FIELD})$)\w*(?:{alternation(FIELD_STREET_HEADS)})$", re.IGNORECASE
+)
 
 # --- organizations ---------------------------------------------------------------------
 # Legal forms and their spellings: a word of these names no company by itself.

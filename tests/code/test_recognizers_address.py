@@ -11,6 +11,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizer,
     StreetAddressRecognizerV2,
     StreetAddressRecognizerV3,
+    StreetAddressRecognizerV4,
 )
 
 
@@ -80,6 +81,39 @@ def test_street_v2_table(marked: str) -> None:
 )
 def test_street_v3_table(marked: str) -> None:
     check_table_row(StreetAddressRecognizerV3(), marked, "STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # version 3's table holds for version 4
+        "des Grundstücks FlNr. 1183/2 ([[Am Kirchplatz 4]]). Die Zufahrt",
+        "die Verwaltungs GmbH, [[Gewerbepark Ost 12]], 93083 Obertraubling",
+        "Am Ende 3 der Liste",
+        "Im Jahr 2019 wurde",
+        # a street named with a preposition and a common field, water or landmark word
+        "Die Klägerin wohnt im Anwesen [[Am Mühlbach 3]], das an das Vorhabengrundstück grenzt.",
+        "Die Beigeladene plant auf dem Grundstück [[An der Leiten 12]] ein Wohnhaus.",
+        "[[Am Schlossberg 2]] befindet sich das Wohnhaus der Kläger.",
+        "Der Hund lief vom Grundstück [[Im Winkel 7]] auf die Fahrbahn.",
+        "Der Unfall ereignete sich vor dem Haus [[Zur Schmiede 4]].",
+        # any word where an address is written: a word before that says so, a postal code after
+        "Die Klägerin ist Eigentümerin des Anwesens [[An der Elbe 4]] in Dessau.",
+        "Der Beklagte zog 2019 nach [[Im Stift 3]], 85229 Markt Indersdorf.",
+        # negatives: a year, a document's numbered parts, an everyday word without an address
+        "Im Jahr 2019 und im Zeitraum 2015 bis 2018",
+        "Im Anhang 1 und im Zusammenhang 2 der Richtlinie",
+        "Im Hintergrund 3 Personen; Am Anfang 2 Zeugen",
+        "In der Anlage 3 zum Vertrag",
+        "Am Berg 3 km weiter",
+    ],
+)
+def test_street_v4_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV4(), marked, "STREET_ADDRESS")
+
+
+def test_version_3_keeps_its_meaning() -> None:
+    assert StreetAddressRecognizerV3().analyze("Das Anwesen Am Mühlbach 3 und An der Leiten 12") == []
 
 
 def test_version_2_keeps_its_meaning() -> None:

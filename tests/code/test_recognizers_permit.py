@@ -9,6 +9,7 @@ from deid.anonymizer.recognizers import permit_number
 from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizer,
     PermitNumberRecognizerV2,
+    PermitNumberRecognizerV3,
 )
 
 
@@ -68,16 +69,57 @@ def test_permit_v2_table(marked: str) -> None:
     check_table_row(PermitNumberRecognizerV2(), marked, "PERMIT_NUMBER")
 
 
-@pytest.mark.parametrize("key", [permit_number._PERMIT_KEY, permit_number._PERMIT_KEY_V2])
-def test_the_initial_letter_test_lets_every_permit_label_through(key: str) -> None:
-    """``_PERMIT_INITIAL`` only skips positions faster: every label word of both versions, in
-    any case, still matches after it."""
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # version 2's table holds for version 3
+        "Baugenehmigung Nr. [[2019-0815]] vom",
+        "um die Einziehung des Führerscheins mit der Listennummer [[1877/88]] gebeten",
+        "Bescheid; LAG Az. 14 Sa 631/22",
+        "Allgemeinverfügung Nr. 3 der Stadt",
+        # an identity document's or a licence's number with "Nr." apart from its name
+        "Der Angeklagte legte den Personalausweis Nr. [[L01X00T47]] vor.",
+        "Der Kläger ist Inhaber der Fahrerlaubnis Nr. [[B072XK8N351]] der Klassen B und BE.",
+        "Inhaber der Waffenbesitzkarte Nr. [[123/2010]] und des Jagdscheins Nr. [[JS-0815/19]]",
+        "die Niederlassungserlaubnis Nr. [[Y47K0815]] wurde widerrufen",
+        # a pet's chip, a tender's number, a "Geschäftszahl"
+        "Der Hund ist unter der Chipnummer [[276098106789123]] registriert.",
+        "Die Beklagte vergab den Auftrag unter der Vergabenummer [[VgV-2019-044]].",
+        "Die Gemeinde erteilte unter der Geschäftszahl [[602-2019/115]] das Einvernehmen.",
+        "Der Antragsteller ist unter der AZR-Nummer [[123456789012]] im Ausländerzentralregister erfasst.",
+        # negatives: a document named without a number, short numbers, the law's own numbering
+        "Der Personalausweis Nr. 3 der Anlage",
+        "Die Fahrerlaubnis der Klasse B wurde entzogen (§ 3 Abs. 1 Nr. 2 StVG).",
+        "der Reisepass (Nr. 12 der Verwaltungsvorschrift)",
+    ],
+)
+def test_permit_v3_table(marked: str) -> None:
+    check_table_row(PermitNumberRecognizerV3(), marked, "PERMIT_NUMBER")
+
+
+def test_version_2_keeps_its_meaning() -> None:
+    assert PermitNumberRecognizerV2().analyze("Personalausweis Nr. L01X00T47, Chipnummer 276098106789123") == []
+
+
+@pytest.mark.parametrize(
+    ("key", "initial"),
+    [
+        (permit_number._PERMIT_KEY, permit_number._PERMIT_INITIAL),
+        (permit_number._PERMIT_KEY_V2, permit_number._PERMIT_INITIAL),
+        (permit_number._PERMIT_KEY_V3, permit_number._PERMIT_INITIAL_V3),
+    ],
+)
+def test_the_initial_letter_test_lets_every_permit_label_through(key: str, initial: str) -> None:
+    """The initial-letter test only skips positions faster: every label word of every version,
+    in any case, still matches after it."""
     import re
 
     inner = key.split(")(?:-?nummer")[0].removeprefix("(?:")
+    tail = key.split("-?nr\\.?)")[1:]  # words that are labels by themselves ("geschäftszahl")
     words = [re.sub(r"\(\?<!.*?\)", "", alt).replace("-?", "").strip("()") for alt in inner.split("|")]
+    words += [w for part in tail for w in part.split("|") if w]
     assert len(words) >= 15
-    initial = re.compile(permit_number._PERMIT_INITIAL)
+    initial = re.compile(initial)
     for word in words:
         for form in (word, word.capitalize(), word.upper()):
             assert initial.match(form), form

@@ -17,6 +17,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizer,
     StreetAddressRecognizerV2,
     StreetAddressRecognizerV3,
+    StreetAddressRecognizerV4,
 )
 from deid.anonymizer.recognizers.base import (
     Pattern,
@@ -43,6 +44,7 @@ from deid.anonymizer.recognizers.patent_number import PatentNumberRecognizer
 from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizer,
     PermitNumberRecognizerV2,
+    PermitNumberRecognizerV3,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
@@ -109,6 +111,10 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.local_bank.v1": LocalBankRecognizer,
     "deid.recognizers.firm_name.v1": FirmNameRecognizer,
     "deid.recognizers.street_name.v1": StreetNameRecognizer,
+    # a street "Am Mühlbach", "An der Leiten" with its number (probes of OpenStreetMap's streets)
+    "deid.recognizers.street_address.v4": StreetAddressRecognizerV4,
+    # an identity document's or licence's number with "Nr." apart, chip and tender numbers
+    "deid.recognizers.permit_number.v3": PermitNumberRecognizerV3,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -122,6 +128,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
          "deid.recognizers.date_of_birth.v2": "deid.recognizers.date_of_birth.v1"},
         frozenset({"deid.recognizers.local_bank.v1", "deid.recognizers.firm_name.v1",
                    "deid.recognizers.street_name.v1"})),
+    5: ({"deid.recognizers.street_address.v4": "deid.recognizers.street_address.v3",
+         "deid.recognizers.permit_number.v3": "deid.recognizers.permit_number.v2"}, frozenset()),
 }  # fmt: skip
 
 

@@ -18,7 +18,14 @@ from deid.anonymizer.recognizers.base import (
     PatternRecognizer,
     list_item_patterns,
 )
-from deid.words.vocab import ADDRESS_STREET_SUFFIXES, CAPITALIZED_WORD, STREET_SUFFIXES, STREET_WORD, alternation
+from deid.words.vocab import (
+    ADDRESS_STREET_SUFFIXES,
+    CAPITALIZED_WORD,
+    FIELD_STREET_WORD,
+    STREET_SUFFIXES,
+    STREET_WORD,
+    alternation,
+)
 
 _S = r"[ \u00a0]"
 _W = CAPITALIZED_WORD
@@ -130,11 +137,38 @@ class StreetAddressRecognizerV3(StreetAddressRecognizerV2):
                 yield from PatternRecognizer.candidates(self, text, match)
             return
         noun = match.group("noun")
-        if match.group("prep") and noun and STREET_WORD.search(noun) and not _YEAR.search(match.group(0)):
+        if match.group("prep") and noun and self._street_noun(text, match) and not _YEAR.search(match.group(0)):
             if not self.NOT_A_STREET.match(noun.lower()):
                 yield from PatternRecognizer.candidates(self, text, match)
             return
         yield from super().candidates(text, match)
+
+    def _street_noun(self, text: str, match: re.Match[str]) -> bool:
+        """Whether the common word after "Am"/"An der" names a street all the same."""
+        return bool(STREET_WORD.search(match.group("noun")))
+
+
+# Where an address is written: a word before that says one follows, or its postal code after.
+_ADDRESS_BEFORE = re.compile(
+    rf"(?:Anwesen|Anwesens|Anschrift|Adresse|[Ww]ohnhaft(?:{_S}in)?|[Ww]ohnt(?:{_S}in)?"
+    rf"|Grundstück|Grundstücks|Grundstücke|Hauses|Haus){_S}$"
+)
+_POSTAL_AFTER = re.compile(rf",?{_S}\d{{5}}{_S}[A-ZÄÖÜ]")
+
+
+class StreetAddressRecognizerV4(StreetAddressRecognizerV3):
+    """Version 3; a street named "Am"/"An der" … with a common field, water or landmark word
+    and its number ("Am Mühlbach 3", "An der Leiten 12", "Im Winkel 7", "Am Schlossberg 2"),
+    or with any word where an address is written ("das Anwesen An der Elbe 4", "Am Anger 2,
+    85229 …"); version 3 took them for "Im Jahr 2019" by the word's frequency alone."""
+
+    def _street_noun(self, text: str, match: re.Match[str]) -> bool:
+        if STREET_WORD.search(match.group("noun")) or FIELD_STREET_WORD.search(match.group("noun")):
+            return True
+        start, end = match.span("value")
+        return bool(
+            _ADDRESS_BEFORE.search(text, max(0, start - 24), start) or _POSTAL_AFTER.match(text, end)
+        )
 
 
 class PostalTownRecognizer(PatternRecognizer):

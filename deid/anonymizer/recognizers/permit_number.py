@@ -6,6 +6,12 @@ missed: "Bescheid mit Zeichen 32-1411/2019", the Jobcenter's "zum Zeichen 04902B
 "Listennummer 1877/88", the tax office's "Rechtsbehelfslistennummer" and "EW-Nummer", and a
 personnel order's "Versetzungsverfügung Nr. 1234".
 
+Version 3 (:class:`PermitNumberRecognizerV3`) reads an identity document's or a licence's
+number with "Nr." apart from its name ("Personalausweis Nr. L01X00T47", "Fahrerlaubnis Nr.
+B072XK8N351", "Waffenbesitzkarte Nr. 123/2010"), a pet's chip number ("Chipnummer
+276098106789123"), a tender's "Vergabenummer", a foreigner's "AZR-Nummer" (Ausländerzentralregister)
+and a "Geschäftszahl", which version 2 left in clear.
+
 Court file numbers are kept by policy and handled elsewhere, and they always have spaces
 between their parts (``1 F 260/23``, ``BVerwG 3 B 6.24``, ``IX ZR 12/18``). An authority's
 number here is one token made of several parts joined by ``-``, ``.``, ``/`` or ``:``
@@ -49,11 +55,12 @@ _SECTION = re.compile(r"\d{1,3}(?:\.\d{1,3})+")  # Nr. 3.14.1 of a guideline
 _MIN_DIGITS = 4
 
 
-def _patterns(permit_key: str, nr_key: str) -> tuple[Pattern, ...]:
-    """The patterns of a version: ``permit_key`` and ``nr_key`` are its labels."""
+def _patterns(permit_key: str, nr_key: str, initial: str = _PERMIT_INITIAL) -> tuple[Pattern, ...]:
+    """The patterns of a version: ``permit_key`` and ``nr_key`` are its labels, ``initial``
+    the first letters of ``permit_key``'s labels."""
     return (
-        Pattern("permit_labelled", rf"{_PERMIT_INITIAL}(?i:{permit_key}){_COLON}{_ID}", 0.85),
-        Pattern("permit_labelled_solid", rf"{_PERMIT_INITIAL}(?i:{permit_key}){_COLON}{_SOLID}", 0.8),
+        Pattern("permit_labelled", rf"{initial}(?i:{permit_key}){_COLON}{_ID}", 0.85),
+        Pattern("permit_labelled_solid", rf"{initial}(?i:{permit_key}){_COLON}{_SOLID}", 0.8),
         Pattern(
             "authority_file",
             rf"(?<!\w){_FILE_KEY}{_OF_AUTHORITY}?{_COLON}{_ID}",
@@ -89,12 +96,12 @@ class PermitNumberRecognizer(PatternRecognizer):
 
 
 # version 2: the labels version 1 missed in the bundled and training decisions
-_PERMIT_KEY_V2 = (
-    r"(?:genehmigungs|erlaubnis|bescheid|zulassungs|bewilligungs|konzessions|lizenz"
+_PERMIT_KINDS_V2 = (
+    r"genehmigungs|erlaubnis|bescheid|zulassungs|bewilligungs|konzessions|lizenz"
     r"|registrier|betriebs|führerschein|fahrerlaubnis|ausweis|personalausweis|reisepass|pass"
-    r"|listen|(?<![^\W\d_])ew-?)"
-    r"(?:-?nummer|-?nr\.?)"
+    r"|listen|(?<![^\W\d_])ew-?"
 )
+_PERMIT_KEY_V2 = rf"(?:{_PERMIT_KINDS_V2})(?:-?nummer|-?nr\.?)"
 _NR_KEY_V2 = (
     r"(?:Genehmigung|Baugenehmigung|Erlaubnis|Bescheid|Bewilligung|Zulassung|Konzession"
     r"|Lizenz|[A-ZÄÖÜ]?[a-zäöüß]*[Vv]erfügung)[ \u00a0](?:Nr\.|Nummer)"
@@ -103,14 +110,36 @@ _NR_KEY_V2 = (
 _SIGN_KEY = r"(?:mit(?:[ \u00a0]dem)?|zum|unter[ \u00a0]dem|Ihr|Unser|Ihrem|Unserem)[ \u00a0]Zeichen"
 # a Bedarfsgemeinschaft's number: the Jobcenter's five digits, BG, seven digits
 _BG_NUMBER = r"(?<![\w\-/])\d{5}[ \u00a0]?BG[ \u00a0]?\d{7}(?![\w\-/])"
+# what version 2 adds to the labelled patterns; every later version keeps them
+_V2_PATTERNS = (
+    Pattern("permit_nr_solid", rf"(?<!\w){_NR_KEY_V2}{_COLON}{_SOLID}", 0.75),
+    Pattern("sign", rf"(?<!\w){_SIGN_KEY}{_COLON}{_ID}", 0.7, needs_context=True),
+    Pattern("bg_number", _BG_NUMBER, 0.85),
+)
 
 
 class PermitNumberRecognizerV2(PermitNumberRecognizer):
     """Version 1's labels and the ones it missed (the module's docstring)."""
 
+    PATTERNS = (*_patterns(_PERMIT_KEY_V2, _NR_KEY_V2), *_V2_PATTERNS)
+
+
+# version 3: identity documents and licences with "Nr." apart, chip, tender, AZR and "Geschäftszahl"
+_PERMIT_KEY_V3 = rf"(?:{_PERMIT_KINDS_V2}|chip|transponder|vergabe|azr-?)(?:-?nummer|-?nr\.?)|geschäftszahl"
+_PERMIT_INITIAL_V3 = r"(?=(?i:[abcefgklprtvz]))"
+_DOCUMENT_NR_KEY = (
+    r"(?:Personalausweis(?:es)?|Reisepass(?:es)?|Pass(?:es)?|Führerschein(?:s|es)?|Fahrerlaubnis"
+    r"|Waffenbesitzkarte|Waffenschein(?:s|es)?|Jagdschein(?:s|es)?|Aufenthaltstitel(?:s)?"
+    r"|Aufenthaltserlaubnis|Niederlassungserlaubnis)[ \u00a0](?:Nr\.|Nummer)"
+)
+
+
+class PermitNumberRecognizerV3(PermitNumberRecognizerV2):
+    """Version 2 and the labels of version 3 (the module's docstring)."""
+
     PATTERNS = (
-        *_patterns(_PERMIT_KEY_V2, _NR_KEY_V2),
-        Pattern("permit_nr_solid", rf"(?<!\w){_NR_KEY_V2}{_COLON}{_SOLID}", 0.75),
-        Pattern("sign", rf"(?<!\w){_SIGN_KEY}{_COLON}{_ID}", 0.7, needs_context=True),
-        Pattern("bg_number", _BG_NUMBER, 0.85),
+        *_patterns(_PERMIT_KEY_V3, _NR_KEY_V2, _PERMIT_INITIAL_V3),
+        *_V2_PATTERNS,
+        Pattern("document_nr", rf"(?<!\w){_DOCUMENT_NR_KEY}{_COLON}{_ID}", 0.8),
+        Pattern("document_nr_solid", rf"(?<!\w){_DOCUMENT_NR_KEY}{_COLON}{_SOLID}", 0.8),
     )
