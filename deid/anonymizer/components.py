@@ -154,7 +154,9 @@ register(RECOGNIZERS, 5, RecognizersConfig,
                      "field or landmark word, or any word where an address is written: 'Am Mühlbach 3', "
                      "'An der Leiten 12') and permit_number.v3 (an identity document's or licence's number "
                      "with 'Nr.' apart: 'Personalausweis Nr. …', 'Fahrerlaubnis Nr. …'; chip, tender and AZR "
-                     "numbers)")(_recognizers_step(5))  # fmt: skip
+                     "numbers), brand_name.v1 and venue_name.v1 (a mark's, product's or venue's name in quotes "
+                     "after the word that names it: 'die Marke „Bergkristall“', 'die Shisha-Bar „Orient "
+                     "Lounge“')")(_recognizers_step(5))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

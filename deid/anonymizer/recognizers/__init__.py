@@ -47,6 +47,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV3,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
+from deid.anonymizer.recognizers.quoted_name import BrandNameRecognizer, VenueNameRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
 from deid.anonymizer.recognizers.street_name import StreetNameRecognizer
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
@@ -115,6 +116,9 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.street_address.v4": StreetAddressRecognizerV4,
     # an identity document's or licence's number with "Nr." apart, chip and tender numbers
     "deid.recognizers.permit_number.v3": PermitNumberRecognizerV3,
+    # a mark's, product's or venue's name in quotes after the word that names it so
+    "deid.recognizers.brand_name.v1": BrandNameRecognizer,
+    "deid.recognizers.venue_name.v1": VenueNameRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -129,7 +133,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
         frozenset({"deid.recognizers.local_bank.v1", "deid.recognizers.firm_name.v1",
                    "deid.recognizers.street_name.v1"})),
     5: ({"deid.recognizers.street_address.v4": "deid.recognizers.street_address.v3",
-         "deid.recognizers.permit_number.v3": "deid.recognizers.permit_number.v2"}, frozenset()),
+         "deid.recognizers.permit_number.v3": "deid.recognizers.permit_number.v2"},
+        frozenset({"deid.recognizers.brand_name.v1", "deid.recognizers.venue_name.v1"})),
 }  # fmt: skip
 
 
