@@ -54,6 +54,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "PATENT": ID,  # a party's own patent (the patent in suit)
     "UTILITY_MODEL": ID,  # ... its utility model
     "BRAND_NUMBER": ID,  # ... its trademark's register number
+    "BRAND_NAME": OTHER,  # ... its mark's or product's name: die Marke „Bergkristall“
     "COMMERCIAL_REGISTER": ID,  # HRB 12345, VR 1234
     "LOCAL_BANK": ORGANIZATION,  # Sparkasse Deggendorf, Raiffeisenbank Freising-Nord eG
     "FIRM_NAME": ORGANIZATION,  # Gruber Hoch- und Tiefbau GmbH & Co. KG

@@ -54,6 +54,7 @@ UNLESS_BIG_CITY = "neutralize unless a big city"
 # A party's own intellectual property and its register numbers (recognizers' fine labels):
 # neutralized under strict, printed by the federal courts.
 OWN_IP_LABELS: frozenset[str] = frozenset({"PATENT", "UTILITY_MODEL", "BRAND_NUMBER"})
+BRAND_NAME = "BRAND_NAME"  # the brand_name recognizer's fine label of the BRAND role
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ TABLE: Mapping[str, Row] = MappingProxyType(
         FILE_REFERENCE: Row(ID, "a page, margin number or exhibit of the court file (\"Bl. 214\")", KEEP, KEEP),
         CONTACT: Row(CONTACT, "phone, e-mail, private URL or handle", NEUTRALIZE, NEUTRALIZE),
         OTHER: Row(OTHER, "other identifying detail", NEUTRALIZE, NEUTRALIZE),
-        BRAND: Row(OTHER, "a party's own mark, brand or product", NEUTRALIZE, KEEP),
+        **dict.fromkeys((BRAND, BRAND_NAME), Row(OTHER, "a party's own mark, brand or product", NEUTRALIZE, KEEP)),
         **{label: Row(ID, "a party's own patent, utility model or mark: its number", NEUTRALIZE, KEEP)
            for label in sorted(OWN_IP_LABELS)},
     }

@@ -120,7 +120,7 @@ ROWS = [
     ("a party's own mark",
      "Die angegriffene Marke „Wolkenhammer“ ist für Waren der Klasse 25 eingetragen.",
      [("Wolkenhammer", "BRAND")],
-     [("Wolkenhammer", "OTHER")],
+     [("Wolkenhammer", "BRAND_NAME")],  # the brand_name recognizer's fine label (shown as OTHER)
      []),
 ]  # fmt: skip
 

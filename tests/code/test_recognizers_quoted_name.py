@@ -29,7 +29,7 @@ from deid.anonymizer.recognizers.quoted_name import BrandNameRecognizer, VenueNa
     ],
 )
 def test_brand_table(marked: str) -> None:
-    check_table_row(BrandNameRecognizer(), marked, "BRAND")
+    check_table_row(BrandNameRecognizer(), marked, "BRAND_NAME")
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ Betrieb „Auto-Center Kiefl“").
 
 The model finds a word or two of such names and leaves the rest in clear ("„Kräuterhexe
 [OTHER]“"); quotes bound the name exactly, and the word before them says what it is. The
-`strict` profile neutralizes a party's marks and products (``BRAND``), which `federal` keeps;
-a business's name is a firm's under both (docs/anonymization-policy.md). A quoted phrase after
-any other word ("die Bezeichnung „Facharzt“", "der Begriff „Wohnung“", also "unter der
+`strict` profile neutralizes a party's marks and products (``BRAND_NAME``, the policy's
+``BRAND`` row), which `federal` keeps; a business's name is a firm's under both
+(docs/anonymization-policy.md). A quoted phrase after any other word ("die Bezeichnung „Facharzt“", "der Begriff „Wohnung“", also "unter der
 Bezeichnung „Jobcenter“" in the training text) is left alone: it is as often a term the court
 discusses as a name.
 """
@@ -43,7 +43,7 @@ class BrandNameRecognizer(PatternRecognizer):
     """A mark's or product's name in quotes after the word that names it so."""
 
     NAME = "brand_name"
-    LABEL = "BRAND"
+    LABEL = "BRAND_NAME"
     PATTERNS = (Pattern("cue_quoted", rf"(?<![\w-]){_BRAND_CUE}{_QUOTED}", 0.7),)
 
 
