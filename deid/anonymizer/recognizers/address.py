@@ -117,7 +117,9 @@ _PARK_PATTERN = Pattern("park_number", rf"(?<![\w-])(?P<value>{_PARK}){NUM_RIGHT
 # A farmstead or hamlet addressed by its own name and a number, as rural Bavaria writes it, after
 # a word that says an address follows ("das Anwesen Grub 3", "mit der Anschrift Sonnenhof 2",
 # "wohnhaft in Oberhaun 7"); the street recognizer's words never end such a name.
-_HAMLET_CUE = rf"(?:Anwesen|Anwesens|Anschrift|[Ww]ohnhaft(?:{_S}in)?|[Ww]ohnhaft{_S}im){_S}"
+# the words that say an address follows, shared with version 4's street test
+_ADDRESS_WORDS = rf"Anwesen|Anwesens|Anschrift|[Ww]ohnhaft(?:{_S}in)?"
+_HAMLET_CUE = rf"(?:{_ADDRESS_WORDS}|[Ww]ohnhaft{_S}im){_S}"
 _HAMLET_PATTERN = Pattern(
     "hamlet_number", rf"(?<![\w-]){_HAMLET_CUE}(?P<value>{_W}(?:-{_W})?{_S}{_HOUSE}){NUM_RIGHT}{_NOT_A_MEASURE}", 0.75
 )
@@ -150,8 +152,7 @@ class StreetAddressRecognizerV3(StreetAddressRecognizerV2):
 
 # Where an address is written: a word before that says one follows, or its postal code after.
 _ADDRESS_BEFORE = re.compile(
-    rf"(?:Anwesen|Anwesens|Anschrift|Adresse|[Ww]ohnhaft(?:{_S}in)?|[Ww]ohnt(?:{_S}in)?"
-    rf"|Grundstück|Grundstücks|Grundstücke|Hauses|Haus){_S}$"
+    rf"(?:{_ADDRESS_WORDS}|Adresse|[Ww]ohnt(?:{_S}in)?|Grundstück|Grundstücks|Grundstücke|Hauses|Haus){_S}$"
 )
 _POSTAL_AFTER = re.compile(rf",?{_S}\d{{5}}{_S}[A-ZÄÖÜ]")
 
@@ -163,7 +164,7 @@ class StreetAddressRecognizerV4(StreetAddressRecognizerV3):
     85229 …"); version 3 took them for "Im Jahr 2019" by the word's frequency alone."""
 
     def _street_noun(self, text: str, match: re.Match[str]) -> bool:
-        if STREET_WORD.search(match.group("noun")) or FIELD_STREET_WORD.search(match.group("noun")):
+        if super()._street_noun(text, match) or FIELD_STREET_WORD.search(match.group("noun")):
             return True
         start, end = match.span("value")
         return bool(
