@@ -157,6 +157,10 @@ register(RECOGNIZERS, 5, RecognizersConfig,
                      "numbers), brand_name.v1 and venue_name.v1 (a mark's, product's or venue's name in quotes "
                      "after the word that names it: 'die Marke „Bergkristall“', 'die Shisha-Bar „Orient "
                      "Lounge“')")(_recognizers_step(5))  # fmt: skip
+register(RECOGNIZERS, 6, RecognizersConfig,
+         description="recognizers@5 with street_name.v2: 'Hauptstraße', 'Waldstraße', 'Feldstraße' and "
+                     "'Berliner Promenade' are streets, and so is a name begun by a preposition capitalized "
+                     "in mid-sentence ('wohnt Am Hieb', 'die Straße Zur Vogelhecke')")(_recognizers_step(6))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -418,6 +422,17 @@ def _legal_form(cfg: LegalFormConfig, names: bool) -> Step:
 def extent_v1(cfg: NoConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         return extend_names(text, spans, context.zones)
+
+    return run
+
+
+@register(EXTENT, 2, NoConfig,
+          description="extent@1 and a street's head before its own word: a capitalized adjective, title or "
+                      "saint ('Alte Poststraße 4', 'Große Rosengasse'), a capitalized preposition where no "
+                      "sentence begins ('wohnt Auf dem Hassel')")  # fmt: skip
+def extent_v2(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return extend_names(text, spans, context.zones, version=2)
 
     return run
 

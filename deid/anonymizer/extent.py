@@ -10,7 +10,15 @@ what a decision written in clear spells out:
 * a town's abbreviated suffix ("Landau a. d. Isar", "Neumarkt i. d. OPf.", "Mühldorf a.
   Inn"): the town before the suffix and the river or region after it are one place. Only the
   abbreviations: "am Lech" or "an der Ilm" also follow a place where a street comes next
-  ("wohnt in Reichertshausen am Kapellenweg").
+  ("wohnt in Reichertshausen am Kapellenweg");
+* version 2: the head of a street's name before its own word ("[Alte] Poststraße 4", "[Große]
+  Rosengasse", "[Auf dem] Hassel", "[In der Kleinen] Heide"): a capitalized adjective, title or
+  saint before a street (its label, or a street or field word ending it), and a capitalized
+  preposition before any span where no sentence begins (after a lowercase word, a comma, a
+  quote or a bracket: "wohnt Am Anger", not "Im Jahr …"). The model learned streets from
+  placeholders ("Kstraße"), which have no such head, and the lexicon filters drop the
+  adjective it does find ("Alte" is a noun too). Chosen on probes of OpenStreetMap's streets
+  in sentences written for the purpose.
 
 Neither grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
@@ -22,9 +30,16 @@ import re
 from collections.abc import Iterable, Sequence
 
 from deid.anonymizer.consistency import Ranges
-from deid.schema import LOCATION, PERSON, SEAT, Span
+from deid.schema import LOCATION, PERSON, SEAT, STREET, Span, coarse_label
 from deid.words.gazetteer import first_names
 from deid.words.ordinary import is_ordinary_word
+from deid.words.vocab import (
+    FIELD_STREET_WORD,
+    LOWER,
+    STREET_PREFIX_WORD,
+    STREET_PREPOSITIONS,
+    STREET_WORD,
+)
 from deid.words.vocabulary import lowercase_words
 
 _WORD_BEFORE = re.compile(r"([A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)[ \u00a0]$")
@@ -36,14 +51,36 @@ _PLACES = frozenset({LOCATION, SEAT})
 # where the town before a suffix is looked for: "Pfaffenhofen a. d. Ilm" fits many times over;
 # searching a megabyte-long span the model read as a place ("Gericht-Gericht-…") took minutes
 _TOWN_WINDOW = 160
+_PREPOSITIONS = "|".join(p.replace(" ", "[ \u00a0]") for p in sorted(STREET_PREPOSITIONS, key=len, reverse=True))
+# the head before a street span: a prefix word, or a preposition where no sentence begins
+_PREFIX_BEFORE = re.compile(rf"(?<![\w.\-]){STREET_PREFIX_WORD}[ \u00a0\-]$")
+_PREPOSITION_BEFORE = re.compile(rf"(?:(?<=[{LOWER},][ \u00a0])|(?<=[(„\"]))(?:{_PREPOSITIONS})[ \u00a0]$")
 
 
 def _first_name(word: str) -> bool:
     return word in first_names() and word.lower() not in lowercase_words() and not is_ordinary_word(word)
 
 
-def _grown(text: str, span: Span, zones: Ranges) -> Span:
+def _street_like(text: str, span: Span) -> bool:
+    """A street by its label or by a street or field word ending one of its words."""
+    if coarse_label(span.label) == STREET:
+        return True
+    return any(STREET_WORD.search(w) or FIELD_STREET_WORD.search(w) for w in text[span.start : span.end].split())
+
+
+def _street_head(text: str, start: int, street: bool, zones: Ranges) -> int:
+    """Where a street's name begins that the span from ``start`` ends (version 2)."""
+    if street and (m := _PREFIX_BEFORE.search(text, max(0, start - 12), start)) and not zones.overlaps(m.start(), start):
+        start = m.start()
+    if (m := _PREPOSITION_BEFORE.search(text, max(0, start - 14), start)) and not zones.overlaps(m.start(), start):
+        start = m.start()
+    return start
+
+
+def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
     start, end = span.start, span.end
+    if version >= 2 and span.label != PERSON:
+        start = _street_head(text, start, _street_like(text, span), zones)
     if span.label == PERSON:
         for _ in range(2):  # "Anna Maria Huber"
             m = _WORD_BEFORE.search(text, max(0, start - 40), start)
@@ -60,12 +97,13 @@ def _grown(text: str, span: Span, zones: Ranges) -> Span:
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
 
 
-def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = ()) -> list[Span]:
-    """``spans`` with persons' first names and towns' suffixes taken in (the module's
-    docstring), sorted and without overlaps: a grown span absorbs the spans it now covers."""
+def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), version: int = 1) -> list[Span]:
+    """``spans`` with persons' first names and towns' suffixes taken in, and from ``version``
+    2 a street's head (the module's docstring), sorted and without overlaps: a grown span
+    absorbs the spans it now covers."""
     blocked = Ranges((z.start, z.end) for z in zones)
     out: list[Span] = []
-    for span in sorted((_grown(text, s, blocked) for s in spans), key=lambda s: (s.start, -s.end)):
+    for span in sorted((_grown(text, s, blocked, version) for s in spans), key=lambda s: (s.start, -s.end)):
         if out and span.start < out[-1].end:
             prev = out[-1]
             if span.end > prev.end:  # overlapping, not covered: the grown one keeps the stretch

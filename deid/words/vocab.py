@@ -50,6 +50,22 @@ FIELD_STREET_WORD = re.compile(
     rf"(?<!\w)(?!\w*(?:{_NOT_FIELD})$)\w*(?:{alternation(FIELD_STREET_HEADS)})$", re.IGNORECASE
 )
 
+# What comes before a street's own word and belongs to its name ("Alte Poststraße", "Unterer
+# Markt", "Große Rosengasse", "Dr.-Carl-Benz-Straße"): a capitalized adjective, declined, or a
+# title or saint; and the capitalized preposition a street's name may begin with ("Am Anger",
+# "Auf dem Hassel", "Zur Vogelhecke"). Mid-sentence a capital preposition is no prose.
+_STREET_ADJECTIVE_STEMS = (
+    "Alt", "Neu", "Ober", "Unter", "Groß", "Klein", "Hoh", "Lang", "Breit", "Hinter", "Vorder",
+    "Inner", "Äußer", "Mittler", "Nieder", "Kurz", "Krumm", "Schmal", "Weit", "Still", "Grün",
+    "Rot", "Weiß", "Schwarz", "Tief", "Schön",
+)  # fmt: skip
+STREET_PREFIX_WORD = rf"(?:(?:{alternation(_STREET_ADJECTIVE_STEMS)})e[rsn]?|St\.|Sankt|Dr\.|Prof\.)"
+STREET_PREPOSITIONS: tuple[str, ...] = (
+    "Am", "Im", "Beim", "Zum", "Zur", "Vorm", "Hinterm", "Unterm", "Überm", "An der", "An den",
+    "Auf der", "Auf dem", "Auf den", "In der", "In den", "Hinter der", "Hinter dem", "Hinter den",
+    "Unter der", "Unter den", "Vor dem", "Vor der", "Bei der", "Zu den", "Über der", "Auf",
+)  # fmt: skip
+
 # --- organizations ---------------------------------------------------------------------
 # Legal forms and their spellings: a word of these names no company by itself.
 LEGAL_FORMS: frozenset[str] = frozenset(

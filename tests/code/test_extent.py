@@ -70,3 +70,26 @@ def test_a_seat_the_model_read_in_a_judges_line_is_the_judges_name() -> None:
     assert Chain([step("keep_zones", 4)])(text, [seat]) == []
     place = "Das Landratsamt Ebersberg erließ den Bescheid."
     assert Chain([step("keep_zones", 4)])(place, [_at(place, "Ebersberg", SEAT)]) != []
+
+
+@pytest.mark.parametrize(
+    "text, given, expected",
+    [
+        # a street's adjective, title or saint before its own word
+        ("Das Gebäude Alte Poststraße 4 ist ein Baudenkmal.", ("Poststraße 4", "STREET_ADDRESS"), "Alte Poststraße 4"),
+        ("Die Garage grenzt an die Große Rosengasse.", ("Rosengasse", "STREET_NAME"), "Große Rosengasse"),
+        ("Er wohnt in der Dr. Rütten-Straße.", ("Rütten-Straße", "STREET_NAME"), "Dr. Rütten-Straße"),
+        # a capitalized preposition where no sentence begins, before any span
+        ("Der Kläger wohnt Auf dem Hassel in Hausen.", ("Hassel", LOCATION), "Auf dem Hassel"),
+        ("Das Anwesen liegt In der Kleinen Heide 4.", ("Heide 4", "STREET_ADDRESS"), "In der Kleinen Heide 4"),
+        # a sentence's start is prose; an adjective before no street is no street's
+        ("In der Lindenstraße wohnt der Kläger.", ("Lindenstraße", "STREET_NAME"), "Lindenstraße"),
+        ("Die Zeugin Alte Huber sagte aus.", ("Huber", PERSON), "Huber"),
+        ("Sie kaufte das Neue Rathaus in Hausen.", ("Hausen", LOCATION), "Hausen"),
+    ],
+)
+def test_version_2_takes_in_a_streets_head(text: str, given: tuple[str, str], expected: str) -> None:
+    span = _at(text, *given)
+    out = Chain([step("extent", 2)])(text, [span])
+    assert [text[s.start : s.end] for s in out] == [expected]
+    assert Chain([step("extent", 1)])(text, [span]) == [span]  # version 1 keeps its meaning

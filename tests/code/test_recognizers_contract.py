@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV2,
     ContractNumberRecognizerV3,
     ContractNumberRecognizerV4,
+    ContractNumberRecognizerV5,
 )
 
 
@@ -97,6 +98,32 @@ def test_contract_v3_table(marked: str) -> None:
 )
 def test_contract_v4_table(marked: str) -> None:
     check_table_row(ContractNumberRecognizerV4(), marked, "CONTRACT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Schlussrechnung Nr. [[SR-22-0046]]",
+        # a contribution's and a property's number for fees (probes)
+        "Der Rundfunkbeitrag wird unter der Beitragsnummer [[123 456 789]] geführt.",
+        "Für das Grundstück (Objektnummer [[12.345.678]]) setzte die Gemeinde Gebühren fest.",
+        # a number after "lautet", with its owner between or without
+        "Die Kundennummer des Klägers lautet [[47110815]].",
+        "Die Versicherungsnummer lautet [[12 150385 M 123]].",
+        "Die Vertragsnummer des Beklagten zu 2) lautet: [[V-2019-0042]].",
+        # negatives: a contract in a name, an object lesson, a number too short
+        "Die Vertragsnummer lautet auf den Namen des Klägers.",
+        "Das Objekt der Klage ist das Grundstück Nr. 3.",
+        "Die Kundennummer lautet 12.",
+    ],
+)
+def test_contract_v5_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV5(), marked, "CONTRACT_NUMBER")
+
+
+def test_version_4_keeps_its_meaning() -> None:
+    text = "Die Kundennummer des Klägers lautet 47110815, Beitragsnummer 123 456 789."
+    assert ContractNumberRecognizerV4().analyze(text) == []
 
 
 def test_versions_1_to_3_keep_their_meaning() -> None:

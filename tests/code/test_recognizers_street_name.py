@@ -28,3 +28,33 @@ from deid.anonymizer.recognizers.street_name import StreetNameRecognizer
 )
 def test_street_name_table(marked: str) -> None:
     check_table_row(StreetNameRecognizer(), marked, "STREET_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # the commonest street names are streets in version 2
+        "Die Zufahrt erfolgt über die [[Waldstraße]]; der Unfall geschah an der Einmündung in die [[Hauptstraße]].",
+        "Die Anwohner der [[Feldstraße]] und der [[Berliner Promenade]] beschwerten sich.",
+        # a name begun by a preposition capitalized in mid-sentence
+        "Der Kläger wohnt [[Am Hieb]] in Moosburg.",
+        "Das Grundstück an der Straße [[Zur Vogelhecke]] ist unbebaut.",
+        "Der Zeuge, [[Auf der Pferdeweide]], bestätigte dies; sie wohnt [[In der Kleinen Heide]].",
+        # road classes stay no street; a sentence's start, a lost full stop before a year and
+        # a citation's title are no name
+        "die Einbahnstraße und die Sackgasse; die Bundesstraße war gesperrt",
+        "Im Übrigen wird auf die Akten verwiesen. Am Ende blieb es dabei.",
+        "1 Im Weiteren gilt der Tarifvertrag.",
+        "an Emil Schliessleder Im Mai 1937 wurde der Vertrag geschlossen",
+        "(vgl. Foth, JR 1985, 398; Fahl, Zur Bedeutung des Regeltatbildes)",
+    ],
+)
+def test_street_name_v2_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV2
+
+    check_table_row(StreetNameRecognizerV2(), marked, "STREET_NAME")
+
+
+def test_version_1_keeps_its_meaning() -> None:
+    text = "Die Zufahrt erfolgt über die Waldstraße; der Kläger wohnt Am Hieb."
+    assert StreetNameRecognizer().analyze(text) == []

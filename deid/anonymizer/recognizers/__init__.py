@@ -32,6 +32,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV2,
     ContractNumberRecognizerV3,
     ContractNumberRecognizerV4,
+    ContractNumberRecognizerV5,
 )
 from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer, DateOfBirthRecognizerV2
 from deid.anonymizer.recognizers.email import EmailRecognizer
@@ -49,7 +50,7 @@ from deid.anonymizer.recognizers.permit_number import (
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.quoted_name import BrandNameRecognizer, VenueNameRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
-from deid.anonymizer.recognizers.street_name import StreetNameRecognizer
+from deid.anonymizer.recognizers.street_name import StreetNameRecognizer, StreetNameRecognizerV2
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
 from deid.anonymizer.recognizers.trademark_number import TrademarkNumberRecognizer
@@ -119,6 +120,12 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # a mark's, product's or venue's name in quotes after the word that names it so
     "deid.recognizers.brand_name.v1": BrandNameRecognizer,
     "deid.recognizers.venue_name.v1": VenueNameRecognizer,
+    # "Hauptstraße", "Waldstraße" are streets; a name begun by a capital preposition in
+    # mid-sentence ("wohnt Am Hieb") (probes of OpenStreetMap's streets)
+    "deid.recognizers.street_name.v2": StreetNameRecognizerV2,
+    # contribution and property numbers; a number after "lautet" ("Die Kundennummer des Klägers
+    # lautet …") (probes)
+    "deid.recognizers.contract_number.v5": ContractNumberRecognizerV5,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -135,6 +142,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     5: ({"deid.recognizers.street_address.v4": "deid.recognizers.street_address.v3",
          "deid.recognizers.permit_number.v3": "deid.recognizers.permit_number.v2"},
         frozenset({"deid.recognizers.brand_name.v1", "deid.recognizers.venue_name.v1"})),
+    6: ({"deid.recognizers.street_name.v2": "deid.recognizers.street_name.v1",
+         "deid.recognizers.contract_number.v5": "deid.recognizers.contract_number.v4"}, frozenset()),
 }  # fmt: skip
 
 

@@ -78,7 +78,8 @@ _KIND_V3 = rf"{_KIND_V2}|tagebuch|tgb\.?"
 _KEY_V3 = _key(_KIND_V3, "kassenzeichen|lanr|bsnr")
 # whose number: "der Klägerin", "des Beklagten zu 2)"; only before a colon, which shows the
 # number follows ("Vertragsnummer des Klägers" alone names none)
-_WHOSE = r"(?:[ \u00a0](?:des|der)[ \u00a0][A-ZÄÖÜ][a-zäöüß]+(?:[ \u00a0]zu[ \u00a0]\d\)?)?[ \u00a0]?:[ \u00a0]?)"
+_OWNER = r"(?:[ \u00a0](?:des|der)[ \u00a0][A-ZÄÖÜ][a-zäöüß]+(?:[ \u00a0]zu[ \u00a0]\d\)?)?)"
+_WHOSE = rf"(?:{_OWNER}[ \u00a0]?:[ \u00a0]?)"
 
 
 class ContractNumberRecognizerV3(ContractNumberRecognizer):
@@ -99,3 +100,18 @@ class ContractNumberRecognizerV4(ContractNumberRecognizer):
     """Version 3, and invoice, guarantee and notarial deed numbers after their label."""
 
     PATTERNS = (Pattern("labelled_number", rf"{_KEY_V4}(?:{_WHOSE}|{_COLON}){_VALUE}", 0.8),)
+
+
+# Version 5: a contribution's or a property's number for fees ("Beitragsnummer 1234567890",
+# "Objektnummer 12.345.678"), and a label whose number follows "lautet", with or without its
+# owner between ("Die Kundennummer des Klägers lautet 47110815", "Die Versicherungsnummer lautet
+# 12 150385 M 123"), which version 4 found only right after the label (probes).
+_KIND_V5 = rf"{_KIND_V4}|beitrags|beitragskonto|objekt"
+_KEY_V5 = _key(_KIND_V5, "kassenzeichen|lanr|bsnr", rf"{_SPACED}|{_INVOICE}|bürgschaft|bürgschaftsurkunde")
+_READS = rf"(?:{_OWNER}?[ \u00a0]lautet(?:[ \u00a0]auf)?[ \u00a0]?:?[ \u00a0]?)"
+
+
+class ContractNumberRecognizerV5(ContractNumberRecognizer):
+    """Version 4, contribution and property numbers, and a number after "lautet"."""
+
+    PATTERNS = (Pattern("labelled_number", rf"{_KEY_V5}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE}", 0.8),)

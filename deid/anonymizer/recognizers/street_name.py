@@ -29,6 +29,7 @@ from collections.abc import Iterator
 
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 from deid.words.lexicon import is_common_noun
+from deid.words.vocab import LOWER, STREET_PREFIX_WORD, STREET_PREPOSITIONS
 
 _S = r"[ \u00a0]"
 _W = r"[A-ZÄÖÜ][a-zäöüß]+"
@@ -36,25 +37,39 @@ _W = r"[A-ZÄÖÜ][a-zäöüß]+"
 # write "-straße"
 _STRONG = r"(?:straße|gasse|allee)"
 _WEAK = r"(?:weg|platz|ring|damm|anger|steig|pfad)"  # not "-ufer": "Fahrzeugkäufer"
-_NOUNS = r"(?:Straße|Strasse|Gasse|Allee|Weg|Platz|Ring|Damm|Ufer|Steig)"
+_NOUNS = ("Straße", "Strasse", "Gasse", "Allee", "Weg", "Platz", "Ring", "Damm", "Ufer", "Steig")
 _CUE = (
     rf"(?:(?<![\w-])(?:[Ii]n{_S}der|[Aa]n{_S}der|[Aa]uf{_S}der|[Aa]m|[Ii]m|[Aa]uf{_S}dem|über{_S}den|"
     rf"[Dd]er|[Dd]ie|[Dd]en|Anwesen|Anschrift|Straße|Kreuzung|Einmündung){_S})"
 )
-_NAME = (
-    rf"(?<![\w\-])(?P<value>{_W}{_STRONG}"  # Lindenstraße
-    rf"|(?:{_W}-)+{_NOUNS}"  # Ludwig-Thoma-Straße, Martin-Luther-Platz
-    rf"|{_W}er{_S}{_NOUNS})(?![\w\-])"  # Landshuter Straße
-)
+
+
+def _name(nouns: tuple[str, ...]) -> str:
+    """A street's name by its own word; ``nouns``: those a town's adjective stands before."""
+    spaced = "|".join(nouns)
+    return (
+        rf"(?<![\w\-])(?P<value>{_W}{_STRONG}"  # Lindenstraße
+        rf"|(?:{_W}-)+(?:{'|'.join(_NOUNS)})"  # Ludwig-Thoma-Straße, Martin-Luther-Platz
+        rf"|{_W}er{_S}(?:{spaced}))(?![\w\-])"  # Landshuter Straße
+    )
+
+
+_NAME = _name(_NOUNS)
 _WEAK_NAME = rf"(?P<cue>{_CUE})(?P<value>{_W}{_WEAK})(?![\w\-])"
 # road classes and the everyday words for a kind of street: no street's name ("die Einbahnstraße")
-_GENERIC = re.compile(
-    r"^(?:Bundes|Staats|Kreis|Landes|Land|Gemeinde|Orts|Durchgangs|Verbindungs|Zufahrts|Erschließungs"
-    r"|Umgehungs|Haupt|Neben|Seiten|Quer|Wohn|Privat|Einbahn|Hauptverkehrs|Anlieger|Fahr|Spiel|Sack"
-    r"|Rettungs|Fußgänger|Zubringer|Ausfall|Wirtschafts|Forst|Feld|Wald|Durchfahrts|Stich|Sammel)"
-    r"[\- ]?(?:straße|strasse|gasse|allee)$",
-    re.IGNORECASE,
-)
+_GENERIC_HEADS = (
+    "Bundes", "Staats", "Kreis", "Landes", "Land", "Gemeinde", "Orts", "Durchgangs", "Verbindungs",
+    "Zufahrts", "Erschließungs", "Umgehungs", "Haupt", "Neben", "Seiten", "Quer", "Wohn", "Privat",
+    "Einbahn", "Hauptverkehrs", "Anlieger", "Fahr", "Spiel", "Sack", "Rettungs", "Fußgänger",
+    "Zubringer", "Ausfall", "Wirtschafts", "Forst", "Feld", "Wald", "Durchfahrts", "Stich", "Sammel",
+)  # fmt: skip
+
+
+def _generic(heads: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"^(?:{'|'.join(heads)})[\- ]?(?:straße|strasse|gasse|allee)$", re.IGNORECASE)
+
+
+_GENERIC = _generic(_GENERIC_HEADS)
 _LEGAL_WAYS = re.compile(
     r"(?:rechts|instanzen|dienst|beschwerde|klage|verwaltungs|gerichts|rechtsmittel|arbeits|schul|heim)weg$",
     re.IGNORECASE,
@@ -67,12 +82,50 @@ class StreetNameRecognizer(PatternRecognizer):
     NAME = "street_name"
     LABEL = "STREET_NAME"
     PATTERNS = (Pattern("street_word", _NAME, 0.7), Pattern("street_word_after_cue", _WEAK_NAME, 0.6))
+    GENERIC: re.Pattern[str] = _GENERIC
 
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         start, end = match.span("value")
         name = text[start:end]
-        if _GENERIC.match(name) or _LEGAL_WAYS.search(name):
+        if self.GENERIC.match(name) or _LEGAL_WAYS.search(name):
             return
         if match.re.groupindex.get("cue") is not None and is_common_noun(name):
             return  # a weak street word's everyday compound ("am Arbeitsplatz", "am Parkplatz")
         yield start, end
+
+
+# Version 2. The commonest street names are no road class: "Hauptstraße", "Waldstraße" and
+# "Feldstraße" name a village's streets; the bundled training and validation decisions write
+# none of them, in either sense.
+_GENERIC_V2 = _generic(tuple(h for h in _GENERIC_HEADS if h not in {"Haupt", "Wald", "Feld"}))
+_NAME_V2 = _name((*_NOUNS, "Promenade", "Chaussee"))  # "Berliner Promenade"
+_PREPOSITIONS = "|".join(p.replace(" ", _S) for p in sorted(STREET_PREPOSITIONS, key=len, reverse=True))
+# A street named with a preposition, capitalized where no sentence begins: after a lowercase
+# word or a comma ("wohnt Am Hieb", "die Straße Zur Vogelhecke", "Anwesen, Auf der Pferdeweide"),
+# not after a sentence's number ("1 Im Weiteren"), a full stop or a line's start. Where a
+# sentence's full stop was lost, a year follows ("… Schliessleder Im Mai 1937"); a title in a
+# citation goes on with its genitive ("Fahl, Zur Bedeutung des Regeltatbildes"): neither is one.
+_PREPOSITION_NAME = (
+    rf"(?<=[{LOWER},]{_S})(?P<value>(?P<head>{_PREPOSITIONS}){_S}(?:{STREET_PREFIX_WORD}{_S})?{_W}(?:-{_W})*)"
+    rf"(?![\w\-])(?!{_S}(?:(?:19|20)\d\d\b|(?:des|der|dem|den|eines|einer|von|vom|für|über){_S}))"
+)
+
+
+class StreetNameRecognizerV2(StreetNameRecognizer):
+    """Version 1; "Hauptstraße", "Waldstraße", "Feldstraße" and "Berliner Promenade" are
+    streets, and so is a name that begins with a preposition capitalized in mid-sentence ("wohnt
+    Am Hieb", "an der Straße Zur Vogelhecke")."""
+
+    PATTERNS = (
+        Pattern("street_word", _NAME_V2, 0.7),
+        Pattern("street_word_after_cue", _WEAK_NAME, 0.6),
+        Pattern("street_preposition", _PREPOSITION_NAME, 0.6),
+    )
+
+    GENERIC = _GENERIC_V2
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        if match.re.groupindex.get("head") is not None:  # the preposition is the evidence
+            yield match.span("value")
+            return
+        yield from super().candidates(text, match)
