@@ -160,7 +160,10 @@ register(RECOGNIZERS, 5, RecognizersConfig,
 register(RECOGNIZERS, 6, RecognizersConfig,
          description="recognizers@5 with street_name.v2: 'Hauptstraße', 'Waldstraße', 'Feldstraße' and "
                      "'Berliner Promenade' are streets, and so is a name begun by a preposition capitalized "
-                     "in mid-sentence ('wohnt Am Hieb', 'die Straße Zur Vogelhecke')")(_recognizers_step(6))  # fmt: skip
+                     "in mid-sentence ('wohnt Am Hieb', 'die Straße Zur Vogelhecke'); contract_number.v5: "
+                     "contribution, property and child benefit numbers, a pension or tax number by its label, "
+                     "a number after 'lautet'; permit_number.v4: a decision's number after its date ('der "
+                     "Bescheid vom 3. Mai 2022, Nr. …'), a fine office's file number")(_recognizers_step(6))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -212,6 +215,10 @@ register(KEEP_ZONES, 5, KeepZonesConfig, filter=True,
 register(KEEP_ZONES, 6, KeepZonesConfig, filter=True,
          description="keep_zones@5; 'AG'/'KG' after a firm's name before 'in' and a town is the firm's legal "
                      "form, no court ('Huber Transporte KG in Iphofen')")(_keep_zones_step(6))  # fmt: skip
+register(KEEP_ZONES, 7, KeepZonesConfig, filter=True,
+         description="keep_zones@6; an authority's file number after 'Az.'/'Aktenzeichen' and before its "
+                     "office's name is no court's ('Aktenzeichen 8.2-1234567 der Zentralen "
+                     "Bußgeldstelle')")(_keep_zones_step(7))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,31 @@ def test_version_6_reads_a_firms_form_and_town_as_no_court(text: str, firm: str)
     assert firm in [text[s.start : s.end] for s in spans]
 
 
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Die Verwarnung wurde unter dem Aktenzeichen 8.2-1234567 der Zentralen Bußgeldstelle geführt.",
+         "8.2-1234567"),
+        ("Der Bescheid (Az. 41-602-B-2021/0457 des Landratsamts Erding) ist rechtswidrig.", "41-602-B-2021/0457"),
+    ],
+)  # fmt: skip
+def test_version_7_leaves_an_authoritys_file_number_before_its_office_to_the_recognizers(
+    text: str, number: str
+) -> None:
+    """Version 6 read any number after "Aktenzeichen" with a word after it as a court's and
+    kept it; a court's number starts with a short part and a space."""
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+
+    at = text.index(number)
+    assert any(z.start <= at < z.end for z in keep_zones(text, version=6))
+    assert not any(z.start <= at < z.end for z in keep_zones(text, version=7))
+    for court in ("Die Beschwerde (Az. 1 BvR 123/20) wurde verworfen.", "LG Frankfurt, Az. 2-04 O 237/19 mwN",
+                  "Das Verfahren (Az. M 26b K 19.1234) ist erledigt."):  # fmt: skip
+        assert keep_zones(court, version=7) == keep_zones(court, version=6) != []
+    spans = build_pipeline(config=PipelineConfig.rules_only()).analyze(text)
+    assert number in [text[s.start : s.end] for s in spans]
+
+
 def test_version_4_leaves_an_authoritys_file_number_to_the_recognizers() -> None:
     """Version 3 kept "Az. 41-602" (the start of a Landratsamt's number) as a court's case
     number, so the permit recognizer's span was dropped; a court's number has spaces."""

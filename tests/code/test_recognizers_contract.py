@@ -107,6 +107,10 @@ def test_contract_v4_table(marked: str) -> None:
         # a contribution's and a property's number for fees (probes)
         "Der Rundfunkbeitrag wird unter der Beitragsnummer [[123 456 789]] geführt.",
         "Für das Grundstück (Objektnummer [[12.345.678]]) setzte die Gemeinde Gebühren fest.",
+        "Der Bescheid der Familienkasse (Kindergeldnummer [[123FK456789]]) hob die Festsetzung auf.",
+        # a pension or tax number by its label, its check digit wrong
+        "Die Klägerin erhielt die Rentenversicherungsnummer [[12 150385 M 123]].",
+        "Der Kläger hat die Steueridentifikationsnummer [[12 345 678 901]].",
         # a number after "lautet", with its owner between or without
         "Die Kundennummer des Klägers lautet [[47110815]].",
         "Die Versicherungsnummer lautet [[12 150385 M 123]].",
@@ -115,6 +119,7 @@ def test_contract_v4_table(marked: str) -> None:
         "Die Vertragsnummer lautet auf den Namen des Klägers.",
         "Das Objekt der Klage ist das Grundstück Nr. 3.",
         "Die Kundennummer lautet 12.",
+        "Die Kindergeldnummer wurde nicht angegeben.",
     ],
 )
 def test_contract_v5_table(marked: str) -> None:

@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizer,
     PermitNumberRecognizerV2,
     PermitNumberRecognizerV3,
+    PermitNumberRecognizerV4,
 )
 
 
@@ -95,6 +96,31 @@ def test_permit_v2_table(marked: str) -> None:
 )
 def test_permit_v3_table(marked: str) -> None:
     check_table_row(PermitNumberRecognizerV3(), marked, "PERMIT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Personalausweis Nr. [[L01X00T47]]",
+        # a decision's number after its date (probes written like Bavarian decisions)
+        "Der Bescheid vom 3. Mai 2022, Nr. [[32-6160-2022-123]], wurde am 5. Mai 2022 zugestellt.",
+        "Das Landratsamt erteilte die wasserrechtliche Erlaubnis vom 1. Juli 2015, Nr. [[6432.1-2015/12]].",
+        "Der Widerspruchsbescheid vom 04.05.2020 (Az. [[RvS-4711/20]]) wurde zugestellt.",
+        # a fine office's file number
+        "Die Verwarnung wurde unter dem Aktenzeichen [[8.2-1234567]] der Zentralen Bußgeldstelle geführt.",
+        # negatives: a court's case number after a judgment, a section of a decision
+        "Mit Urteil vom 3. Mai 2022, Az. 1 K 22.123, wies das Verwaltungsgericht die Klage ab.",
+        "Die Verfügung vom 3. Mai 2022, Az. M 8 K 21.1234 des Gerichts.",
+        "Die Anordnung vom 3. Mai 2022, Nr. 2.1, ist rechtswidrig.",
+    ],
+)
+def test_permit_v4_table(marked: str) -> None:
+    check_table_row(PermitNumberRecognizerV4(), marked, "PERMIT_NUMBER")
+
+
+def test_version_3_keeps_its_meaning() -> None:
+    for text in ("Der Bescheid vom 3. Mai 2022, Nr. 32-6160-2022-123.", "Aktenzeichen 8.2-1234567 der Bußgeldstelle."):
+        assert PermitNumberRecognizerV3().analyze(text) == []
 
 
 def test_version_2_keeps_its_meaning() -> None:

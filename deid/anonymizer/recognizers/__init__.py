@@ -46,6 +46,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizer,
     PermitNumberRecognizerV2,
     PermitNumberRecognizerV3,
+    PermitNumberRecognizerV4,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.quoted_name import BrandNameRecognizer, VenueNameRecognizer
@@ -123,9 +124,12 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # "Hauptstraße", "Waldstraße" are streets; a name begun by a capital preposition in
     # mid-sentence ("wohnt Am Hieb") (probes of OpenStreetMap's streets)
     "deid.recognizers.street_name.v2": StreetNameRecognizerV2,
-    # contribution and property numbers; a number after "lautet" ("Die Kundennummer des Klägers
-    # lautet …") (probes)
+    # contribution, property and child benefit numbers, a pension or tax number by its label; a
+    # number after "lautet" ("Die Kundennummer des Klägers lautet …") (probes)
     "deid.recognizers.contract_number.v5": ContractNumberRecognizerV5,
+    # a decision's number after its date ("der Bescheid vom 3. Mai 2022, Nr. …"), a fine
+    # office's file number (probes)
+    "deid.recognizers.permit_number.v4": PermitNumberRecognizerV4,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -143,7 +147,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
          "deid.recognizers.permit_number.v3": "deid.recognizers.permit_number.v2"},
         frozenset({"deid.recognizers.brand_name.v1", "deid.recognizers.venue_name.v1"})),
     6: ({"deid.recognizers.street_name.v2": "deid.recognizers.street_name.v1",
-         "deid.recognizers.contract_number.v5": "deid.recognizers.contract_number.v4"}, frozenset()),
+         "deid.recognizers.contract_number.v5": "deid.recognizers.contract_number.v4",
+         "deid.recognizers.permit_number.v4": "deid.recognizers.permit_number.v3"}, frozenset()),
 }  # fmt: skip
 
 

@@ -103,10 +103,17 @@ class ContractNumberRecognizerV4(ContractNumberRecognizer):
 
 
 # Version 5: a contribution's or a property's number for fees ("Beitragsnummer 1234567890",
-# "Objektnummer 12.345.678"), and a label whose number follows "lautet", with or without its
-# owner between ("Die Kundennummer des Klägers lautet 47110815", "Die Versicherungsnummer lautet
+# "Objektnummer 12.345.678"), a child benefit's number ("Kindergeldnummer 123FK456789"), a
+# pension, social or tax number by its whole label whatever its check digit says
+# ("Rentenversicherungsnummer …", "Steueridentifikationsnummer …": the social_security and
+# tax_id recognizers take only numbers whose check digit holds, and a mistyped number is a
+# party's all the same), and a label whose number follows "lautet", with or without its owner
+# between ("Die Kundennummer des Klägers lautet 47110815", "Die Versicherungsnummer lautet
 # 12 150385 M 123"), which version 4 found only right after the label (probes).
-_KIND_V5 = rf"{_KIND_V4}|beitrags|beitragskonto|objekt"
+_KIND_V5 = (
+    rf"{_KIND_V4}|beitrags|beitragskonto|objekt|kindergeld|rentenversicherungs|sozialversicherungs"
+    r"|steueridentifikations"
+)
 _KEY_V5 = _key(_KIND_V5, "kassenzeichen|lanr|bsnr", rf"{_SPACED}|{_INVOICE}|bürgschaft|bürgschaftsurkunde")
 _READS = rf"(?:{_OWNER}?[ \u00a0]lautet(?:[ \u00a0]auf)?[ \u00a0]?:?[ \u00a0]?)"
 

@@ -143,3 +143,27 @@ class PermitNumberRecognizerV3(PermitNumberRecognizerV2):
         Pattern("document_nr", rf"(?<!\w){_DOCUMENT_NR_KEY}{_COLON}{_ID}", 0.8),
         Pattern("document_nr_solid", rf"(?<!\w){_DOCUMENT_NR_KEY}{_COLON}{_SOLID}", 0.8),
     )
+
+
+# Version 4: the number after an authority's decision and its date ("der Bescheid vom 3. Mai
+# 2022, Nr. 32-6160-2022-123", "die Erlaubnis vom 01.07.2015, Az. 6432.1-2015/12"), which
+# versions 1 to 3 read only right after the word ("Bescheid Nr. …"); and a fine office's file
+# number ("Aktenzeichen 8.2-1234567 der Zentralen Bußgeldstelle"), whose context words they
+# lacked (probes written like Bavarian decisions).
+_DECISION_WORD = (
+    r"(?:[A-ZÄÖÜ][a-zäöüß]*(?:bescheid|verfügung|genehmigung|erlaubnis|anordnung)"
+    r"|Bescheid|Verfügung|Genehmigung|Erlaubnis|Anordnung|Bewilligung|Zulassung)(?:e?s)?"
+)
+_DATED = r"(?:\d{1,2}\.[ \u00a0]?(?:\d{1,2}\.[ \u00a0]?|[A-ZÄÖÜ][a-zäöü]+[ \u00a0])\d{4})"
+_FILE_OR_NR = r"(?:Nr\.|Nummer|Az\.?|AZ\.?|Aktenzeichen|Geschäftszeichen|Gz\.|GZ\.?)"
+_DATED_NR_KEY = rf"{_DECISION_WORD}[ \u00a0]vom[ \u00a0]{_DATED}(?:,[ \u00a0]?|[ \u00a0]?\()(?:{_FILE_OR_NR})"
+
+
+class PermitNumberRecognizerV4(PermitNumberRecognizerV3):
+    """Version 3, a decision's number after its date, a fine office's file number."""
+
+    PATTERNS = (
+        *PermitNumberRecognizerV3.PATTERNS,
+        Pattern("dated_decision_nr", rf"(?<!\w){_DATED_NR_KEY}{_COLON}{_ID}", 0.8),
+    )
+    CONTEXT = (*PermitNumberRecognizerV3.CONTEXT, "bußgeld", "verwarnung")
