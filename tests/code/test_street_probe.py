@@ -3,7 +3,7 @@ differ only in the rules that the tenth session changed."""
 
 from __future__ import annotations
 
-from bench.street_probe import BEFORE, sentences, score, variants
+from bench.street_probe import BEFORE, score, sentences, variants
 from deid.anonymizer.pipeline import Pipeline, PipelineConfig
 
 
