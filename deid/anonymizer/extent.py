@@ -37,7 +37,7 @@ from deid.words.vocab import (
     FIELD_STREET_WORD,
     LOWER,
     STREET_PREFIX_WORD,
-    STREET_PREPOSITIONS,
+    STREET_PREPOSITION,
     STREET_WORD,
 )
 from deid.words.vocabulary import lowercase_words
@@ -51,10 +51,9 @@ _PLACES = frozenset({LOCATION, SEAT})
 # where the town before a suffix is looked for: "Pfaffenhofen a. d. Ilm" fits many times over;
 # searching a megabyte-long span the model read as a place ("Gericht-Gericht-…") took minutes
 _TOWN_WINDOW = 160
-_PREPOSITIONS = "|".join(p.replace(" ", "[ \u00a0]") for p in sorted(STREET_PREPOSITIONS, key=len, reverse=True))
 # the head before a street span: a prefix word, or a preposition where no sentence begins
 _PREFIX_BEFORE = re.compile(rf"(?<![\w.\-]){STREET_PREFIX_WORD}[ \u00a0\-]$")
-_PREPOSITION_BEFORE = re.compile(rf"(?:(?<=[{LOWER},][ \u00a0])|(?<=[(„\"]))(?:{_PREPOSITIONS})[ \u00a0]$")
+_PREPOSITION_BEFORE = re.compile(rf"(?:(?<=[{LOWER},][ \u00a0])|(?<=[(„\"]))(?:{STREET_PREPOSITION})[ \u00a0]$")
 
 
 def _first_name(word: str) -> bool:

@@ -60,11 +60,13 @@ _STREET_ADJECTIVE_STEMS = (
     "Rot", "Weiß", "Schwarz", "Tief", "Schön",
 )  # fmt: skip
 STREET_PREFIX_WORD = rf"(?:(?:{alternation(_STREET_ADJECTIVE_STEMS)})e[rsn]?|St\.|Sankt|Dr\.|Prof\.)"
-STREET_PREPOSITIONS: tuple[str, ...] = (
+_STREET_PREPOSITIONS = (
     "Am", "Im", "Beim", "Zum", "Zur", "Vorm", "Hinterm", "Unterm", "Überm", "An der", "An den",
     "Auf der", "Auf dem", "Auf den", "In der", "In den", "Hinter der", "Hinter dem", "Hinter den",
     "Unter der", "Unter den", "Vor dem", "Vor der", "Bei der", "Zu den", "Über der", "Auf",
 )  # fmt: skip
+# as one regex (no group), the longest first ("Auf dem" before "Auf"), a space or a no-break space
+STREET_PREPOSITION = "|".join(p.replace(" ", "[ \u00a0]") for p in sorted(_STREET_PREPOSITIONS, key=len, reverse=True))
 
 # --- organizations ---------------------------------------------------------------------
 # Legal forms and their spellings: a word of these names no company by itself.

@@ -93,7 +93,9 @@ class ContractNumberRecognizerV3(ContractNumberRecognizer):
 # which name a party's contract as a contract number does (the from-scratch dev set).
 _INVOICE = r"(?:schluss|abschlags|teil)?rechnung"
 _KIND_V4 = rf"{_KIND_V3}|{_INVOICE}s|bürgschafts|angebots|urkunden|ur"
-_KEY_V4 = _key(_KIND_V4, "kassenzeichen|lanr|bsnr", rf"{_SPACED}|{_INVOICE}|bürgschaft|bürgschaftsurkunde")
+_WORDS_V4 = "kassenzeichen|lanr|bsnr"
+_SPACED_V4 = rf"{_SPACED}|{_INVOICE}|bürgschaft|bürgschaftsurkunde"
+_KEY_V4 = _key(_KIND_V4, _WORDS_V4, _SPACED_V4)
 
 
 class ContractNumberRecognizerV4(ContractNumberRecognizer):
@@ -114,7 +116,7 @@ _KIND_V5 = (
     rf"{_KIND_V4}|beitrags|beitragskonto|objekt|kindergeld|rentenversicherungs|sozialversicherungs"
     r"|steueridentifikations"
 )
-_KEY_V5 = _key(_KIND_V5, "kassenzeichen|lanr|bsnr", rf"{_SPACED}|{_INVOICE}|bürgschaft|bürgschaftsurkunde")
+_KEY_V5 = _key(_KIND_V5, _WORDS_V4, _SPACED_V4)
 _READS = rf"(?:{_OWNER}?[ \u00a0]lautet(?:[ \u00a0]auf)?[ \u00a0]?:?[ \u00a0]?)"
 
 

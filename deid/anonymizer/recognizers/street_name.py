@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 from deid.words.lexicon import is_common_noun
-from deid.words.vocab import LOWER, STREET_PREFIX_WORD, STREET_PREPOSITIONS
+from deid.words.vocab import LOWER, STREET_PREFIX_WORD, STREET_PREPOSITION
 
 _S = r"[ \u00a0]"
 _W = r"[A-ZÄÖÜ][a-zäöüß]+"
@@ -99,14 +99,13 @@ class StreetNameRecognizer(PatternRecognizer):
 # none of them, in either sense.
 _GENERIC_V2 = _generic(tuple(h for h in _GENERIC_HEADS if h not in {"Haupt", "Wald", "Feld"}))
 _NAME_V2 = _name((*_NOUNS, "Promenade", "Chaussee"))  # "Berliner Promenade"
-_PREPOSITIONS = "|".join(p.replace(" ", _S) for p in sorted(STREET_PREPOSITIONS, key=len, reverse=True))
 # A street named with a preposition, capitalized where no sentence begins: after a lowercase
 # word or a comma ("wohnt Am Hieb", "die Straße Zur Vogelhecke", "Anwesen, Auf der Pferdeweide"),
 # not after a sentence's number ("1 Im Weiteren"), a full stop or a line's start. Where a
 # sentence's full stop was lost, a year follows ("… Schliessleder Im Mai 1937"); a title in a
 # citation goes on with its genitive ("Fahl, Zur Bedeutung des Regeltatbildes"): neither is one.
 _PREPOSITION_NAME = (
-    rf"(?<=[{LOWER},]{_S})(?P<value>(?P<head>{_PREPOSITIONS}){_S}(?:{STREET_PREFIX_WORD}{_S})?{_W}(?:-{_W})*)"
+    rf"(?<=[{LOWER},]{_S})(?P<value>(?P<head>{STREET_PREPOSITION}){_S}(?:{STREET_PREFIX_WORD}{_S})?{_W}(?:-{_W})*)"
     rf"(?![\w\-])(?!{_S}(?:(?:19|20)\d\d\b|(?:des|der|dem|den|eines|einer|von|vom|für|über){_S}))"
 )
 
