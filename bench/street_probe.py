@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -69,14 +69,20 @@ def sentences(
                 "number": str(rng.randint(1, 120)),
                 "town": rng.choice(towns),
             }
-            text, spans = "", {}
-            for literal, key in _parts(frame):
-                text += literal
-                if key:
-                    spans[key] = Span(len(text), len(text) + len(values[key]), key.upper())
-                    text += values[key]
+            text, spans = fill(frame, values)
             out.append((text, spans["street"], [s for k, s in spans.items() if k != "street"]))
     return out
+
+
+def fill(frame: str, values: dict[str, str]) -> tuple[str, dict[str, Span]]:
+    """``frame`` with its ``{key}`` placeholders filled from ``values``, and each value's span."""
+    text, spans = "", {}
+    for literal, key in _parts(frame):
+        text += literal
+        if key:
+            spans[key] = Span(len(text), len(text) + len(values[key]), key.upper())
+            text += values[key]
+    return text, spans
 
 
 def _parts(frame: str) -> list[tuple[str, str]]:
@@ -112,9 +118,10 @@ def score(
 BEFORE = {RECOGNIZERS: 5, EXTENT: 1}
 
 
-def variants(config: PipelineConfig) -> dict[str, PipelineConfig]:
-    """The saved chain, the chain before the street rules, and the model alone."""
-    before = tuple(step(s.name, BEFORE[s.name], **s.overrides()) if s.version > BEFORE.get(s.name, s.version) else s
+def variants(config: PipelineConfig, versions: Mapping[str, int] = BEFORE) -> dict[str, PipelineConfig]:
+    """The saved chain, the chain with the earlier ``versions`` (by default those before the
+    street rules), and the model alone."""
+    before = tuple(step(s.name, versions[s.name], **s.overrides()) if s.version > versions.get(s.name, s.version) else s
                    for s in config.chain)  # fmt: skip
     rules = [s.name for s in config.chain if s.name != MODEL]
     return {
@@ -139,18 +146,30 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     towns = [gazetteers.simple_cities.sample(rng) for _ in range(50)]
     probes = sentences(streets, args.seed, towns)
     pipeline = build_pipeline(args.model)
-    texts = [text for text, _, _ in probes]
-    model_spans = pipeline.model_spans(texts)
-    rows, chains = {}, {}
-    for name, config in variants(pipeline.config).items():
-        found = Pipeline(pipeline.classifier, config).analyze_many(texts, model_spans=model_spans)
-        rows[name] = score(found, probes)
-        chains[name] = ",".join(f"{s.name}@{s.version}" for s in config.chain)
+    rows, chains = run_rows(pipeline, [text for text, _, _ in probes], lambda found: score(found, probes))
     report = {"streets": args.streets, "seed": args.seed, "pool": args.pool, "frames": len(FRAMES),
               "profile": pipeline.config.profile, "chains": chains, "rows": rows}  # fmt: skip
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(rows, indent=2))
+    return write_report(report, args.output)
+
+
+def run_rows(
+    pipeline: Pipeline, texts: Sequence[str], scored: Callable[[list[list[Span]]], dict[str, Any]],
+    versions: Mapping[str, int] = BEFORE,
+) -> tuple[dict[str, Any], dict[str, str]]:  # fmt: skip
+    """Each variant's counts (``scored`` of its spans) and chain, the model run once."""
+    model_spans = pipeline.model_spans(texts)
+    rows, chains = {}, {}
+    for name, config in variants(pipeline.config, versions).items():
+        rows[name] = scored(Pipeline(pipeline.classifier, config).analyze_many(texts, model_spans=model_spans))
+        chains[name] = ",".join(f"{s.name}@{s.version}" for s in config.chain)
+    return rows, chains
+
+
+def write_report(report: dict[str, Any], output: Path) -> dict[str, Any]:
+    """``report`` as JSON at ``output``; its rows printed."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(report["rows"], indent=2))
     return report
 
 

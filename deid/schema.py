@@ -68,6 +68,8 @@ FINE_TO_COARSE: dict[str, str] = {
     "URL": CONTACT,
     "PHONE": CONTACT,
     "DATE_OF_BIRTH": DATE,
+    "DATE_OF_DEATH": DATE,
+    "DATE_OF_MARRIAGE": DATE,
 }
 
 # --- insensitive ("keep") types ---------------------------------------------------------

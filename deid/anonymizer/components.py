@@ -164,6 +164,12 @@ register(RECOGNIZERS, 6, RecognizersConfig,
                      "contribution, property and child benefit numbers, a pension or tax number by its label, "
                      "a number after 'lautet'; permit_number.v4: a decision's number after its date ('der "
                      "Bescheid vom 3. Mai 2022, Nr. …'), a fine office's file number")(_recognizers_step(6))  # fmt: skip
+register(RECOGNIZERS, 7, RecognizersConfig,
+         description="recognizers@6 with brand_name.v2: a product a party sells or a suit attacks, named in "
+                     "quotes ('die angegriffene Ausführungsform „AquaDos 300“', 'vertreibt unter der "
+                     "Bezeichnung „AquaDos 300“ Dosierpumpen'); date_of_death.v1 and marriage_date.v1: a date "
+                     "of death or marriage by its cue words ('verstarb am 19.10.2022', 'heirateten am …'); firm_name.v2: "
+                     "a one-word name no lexicon lists before a legal form ('die Mannsdörfer GbR')")(_recognizers_step(7))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -401,21 +407,29 @@ class LegalFormConfig:
           description="a firm's span takes in the legal form and practice words after it "
                       "(deid.words.firms): '[ORGANIZATION]', never '[ORGANIZATION] GmbH'")  # fmt: skip
 def legal_form_v1(cfg: LegalFormConfig) -> Step:
-    return _legal_form(cfg, names=False)
+    return _legal_form(cfg, version=1)
 
 
 @register(LEGAL_FORM, 2, LegalFormConfig,
           description="version 1, and the rest of a firm's name: a person followed by '& Kollegen' is a "
                       "practice, capitalized words between a firm and its legal form belong to it")  # fmt: skip
 def legal_form_v2(cfg: LegalFormConfig) -> Step:
-    return _legal_form(cfg, names=True)
+    return _legal_form(cfg, version=2)
 
 
-def _legal_form(cfg: LegalFormConfig, names: bool) -> Step:
+@register(LEGAL_FORM, 3, LegalFormConfig,
+          description="version 2, and a span that stops inside a legal form takes the rest of it: "
+                      "'… GmbH &' of 'GmbH & Co. KG', '… UG' of 'UG (haftungsbeschränkt)', '… e.V' of "
+                      "'e.V.'")  # fmt: skip
+def legal_form_v3(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, version=3)
+
+
+def _legal_form(cfg: LegalFormConfig, version: int) -> Step:
     labels = frozenset(cfg.labels)
 
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return extend_firms(text, spans, labels, names=names)
+        return extend_firms(text, spans, labels, version=version)
 
     return run
 

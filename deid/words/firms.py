@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from deid.schema import ORGANIZATION, PERSON, Span
+from deid.schema import LOCATION, ORGANIZATION, OTHER, PERSON, STREET, Span
 from deid.words.vocab import (
     COURT_ABBREVIATIONS,
     LEGAL_FORM_TAIL,
@@ -57,13 +57,27 @@ _PARTNERS = re.compile(rf"[ \u00a0]{PRACTICE_TAIL}")
 _PARTNERS_REST = re.compile(rf"[ \u00a0]{PRACTICE_PARTNERS}")  # after a span ending in "&"
 _ACRONYM_BEFORE = re.compile(r"(?<![\w\-.])[A-ZÄÖÜ]{2,5}[ \u00a0]$")  # "KBS Forderungsmanagement GmbH"
 _ENDS_IN_FORM = re.compile(rf"[ \u00a0\-](?:{LEGAL_FORM_TAIL})$")
+_FORM = re.compile(rf"(?<=[ \u00a0\-])(?:{LEGAL_FORM_TAIL})")
+_FORM_AFTER = re.compile(rf"[ \u00a0](?:{LEGAL_FORM_TAIL})")
+_NAME_LABELS = frozenset({PERSON, LOCATION, STREET, OTHER})
+_LONGEST_FORM = 40  # characters: "GmbH & Co. KGaA", "UG (haftungsbeschränkt)" with room to spare
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
 
 
-def _extended(text: str, span: Span, names: bool = False) -> Span:
-    """``span`` widened over the legal forms and practice words after it (``names``: and over
-    the rest of a firm's name, version 2)."""
-    end = span.end
+def _rest_of_form(text: str, span: Span) -> int:
+    """The end of the legal form ``span`` stops inside ("… GmbH &" of "GmbH & Co. KG", "… UG"
+    of "UG (haftungsbeschränkt)", "… e.V" of "e.V."), else the span's end (version 3)."""
+    for form in _FORM.finditer(text, max(span.start, span.end - _LONGEST_FORM), min(len(text), span.end + _LONGEST_FORM)):
+        if span.start < form.start() < span.end < form.end():
+            return form.end()
+    return span.end
+
+
+def _extended(text: str, span: Span, version: int = 1) -> Span:
+    """``span`` widened over the legal forms and practice words after it (version 2: and over
+    the rest of a firm's name; version 3: first over the rest of a legal form it stops inside)."""
+    names = version >= 2
+    end = _rest_of_form(text, span) if version >= 3 else span.end
     if names:
         if text[span.start : end].endswith("&") and (rest := _PARTNERS_REST.match(text, end)) is not None:
             end = rest.end()
@@ -86,14 +100,24 @@ def _practice(text: str, span: Span) -> Span:
     return span
 
 
+def _named_firm(text: str, span: Span) -> Span:
+    """A name of another kind right before a legal form ("Am Mühlanger Ltd.", "Hundeübungsplatz
+    e.V.", "Huber GmbH"), as the firm it names (version 3)."""
+    if span.label in _NAME_LABELS and _FORM_AFTER.match(text, span.end) is not None:
+        return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
+    return span
+
+
 def extend_firms(
-    text: str, spans: Iterable[Span], labels: frozenset[str] = frozenset({ORGANIZATION}), names: bool = False
+    text: str, spans: Iterable[Span], labels: frozenset[str] = frozenset({ORGANIZATION}), version: int = 1
 ) -> list[Span]:
-    """``spans`` with every span of ``labels`` extended (the module's docstring; ``names``:
-    version 2), sorted and without overlaps: where a firm grew over another span, the firm
+    """``spans`` with every span of ``labels`` extended (the module's docstring, by
+    ``version``), sorted and without overlaps: where a firm grew over another span, the firm
     keeps the stretch."""
-    spans = [_practice(text, s) for s in spans] if names else list(spans)
-    grown = sorted((_extended(text, s, names) if s.label in labels else s for s in spans), key=lambda s: (s.start, -s.end))
+    spans = [_practice(text, s) for s in spans] if version >= 2 else list(spans)
+    if version >= 3:
+        spans = [_named_firm(text, s) for s in spans]
+    grown = sorted((_extended(text, s, version) if s.label in labels else s for s in spans), key=lambda s: (s.start, -s.end))
     out: list[Span] = []
     for span in grown:
         prev = out[-1] if out else None

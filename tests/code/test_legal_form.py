@@ -115,3 +115,36 @@ def test_version_2_takes_an_acronym_before_a_firm_not_a_court() -> None:
     out = Chain([step("legal_form", 2)])(text, spans)
     assert [text[s.start : s.end] for s in out] == ["KBS Forderungsmanagement GmbH", "Bau GmbH"]
     assert [text[s.start : s.end] for s in Chain([step("legal_form", 1)])(text, spans)][0] == "Forderungsmanagement GmbH"
+
+
+@pytest.mark.parametrize(
+    "text, spans, expected",
+    [
+        # a span that stops inside a legal form takes the rest of it
+        ("Die Beklagte bestellte bei der Firma Fundgrube Bücher GmbH & Co. KG Fenster für ihr Haus.",
+         [("Fundgrube Bücher GmbH &", ORGANIZATION)], [(ORGANIZATION, "Fundgrube Bücher GmbH & Co. KG")]),
+        ("Der Kläger war bei der Velogarten UG (haftungsbeschränkt) in Zwiesel beschäftigt.",
+         [("Velogarten UG", ORGANIZATION)], [(ORGANIZATION, "Velogarten UG (haftungsbeschränkt)")]),
+        ("Die Antragstellerin betreibt unter der Firma Schloms Möbelspedition e.V. einen Handel.",
+         [("Schloms Möbelspedition e.V", ORGANIZATION)], [(ORGANIZATION, "Schloms Möbelspedition e.V.")]),
+        # a name the model read as another kind, right before a legal form, is the firm's
+        ("Die Zeugin, eine Angestellte der Am Mühlanger Ltd., bestätigte die Lieferung.",
+         [("Am Mühlanger", "STREET")], [(ORGANIZATION, "Am Mühlanger Ltd.")]),
+        ("Mit Rechnung vom 12. Mai 2022 stellte der Hundeübungsplatz e.V. dem Beklagten 80 € in Rechnung.",
+         [("Hundeübungsplatz", "LOCATION")], [(ORGANIZATION, "Hundeübungsplatz e.V.")]),
+        ("Die Beklagte, die Wallner GmbH, vertreten durch ihren Geschäftsführer, zahlte nicht.",
+         [("Wallner", PERSON)], [(ORGANIZATION, "Wallner GmbH")]),
+        # no legal form after the name: a person and a place stay what they are
+        ("Herr Wallner, GmbH-Geschäftsführer aus Passau, und die Zeugin Stöckl sagten aus.",
+         [("Wallner", PERSON), ("Passau", "LOCATION")], [(PERSON, "Wallner"), ("LOCATION", "Passau")]),
+    ],
+)
+def test_version_3_takes_the_rest_of_a_form_and_a_name_before_one(
+    text: str, spans: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    given = [Span(text.index(w), text.index(w) + len(w), label, 0.9, MODEL_SOURCE) for w, label in spans]
+    out = Chain([step("legal_form", 3)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+    if expected[0][0] == ORGANIZATION:  # version 2 leaves the form cut or the name of another kind
+        before = Chain([step("legal_form", 2)])(text, given)
+        assert [(s.label, text[s.start : s.end]) for s in before] != expected

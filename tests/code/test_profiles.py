@@ -90,8 +90,8 @@ ROWS = [
     ("dates of death (a model's DATE: the role from its clause)",
      "Die Erblasserin verstarb am 19.10.2022 in Kulmbach. Am 12.12.2022 erteilte das Nachlassgericht den Erbschein.",
      [("19.10.2022", "DATE"), ("12.12.2022", "DATE")],
-     [("19.10.2022", "DATE")],
-     [("19.10.2022", "DATE")]),
+     [("19.10.2022", "DATE_OF_DEATH")],  # date_of_death.v1 finds it too; its fine label wins
+     [("19.10.2022", "DATE_OF_DEATH")]),
     ("other dates and years, also where the model called one an identifier",
      "Mit Schriftsatz vom 06.04.2023 (Bl. 214 ff. d.A.) nahm die Klägerin Stellung; das Grundstück hatte sie 1991 geerbt.",
      [("06.04.2023", "ID"), ("214", "ID"), ("1991", "DATE")],

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer, DateOfBirthRecognizerV2
+from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+from deid.anonymizer.recognizers.date_of_birth import (
+    DateOfBirthRecognizer,
+    DateOfBirthRecognizerV2,
+    DateOfDeathRecognizer,
+    MarriageDateRecognizer,
+)
 
 
 @pytest.mark.parametrize(
@@ -81,3 +87,45 @@ def test_params_keep_birth_years_but_mark_birth_dates() -> None:
     dob = next(r for r in recognizers if r.NAME == "date_of_birth")
     text = "Der 1982 geborene Kläger, geboren am 12.03.1985, und die im Juli 1950 geborene Zeugin"
     assert [text[s.start : s.end] for s in dob.analyze(text)] == ["12.03.1985", "Juli 1950"]
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "im Grundbuch war Clara Poelker eingetragen. Diese verstarb am [[19.10.2022]]. Am 12.12.2022 erteilte",
+        "Sie verstarb am [[17.08.2023]] in Waldkirchen.",
+        "der am [[3. Mai 2021]] in Bad Tölz verstorbene Erblasser",
+        "aus dem Erbfall nach dem am [[26. Juni 2006]] verstorbenen Erblasser",
+        "Sterbedatum: [[04.02.2020]]",
+        "Walter Huber († [[12.03.2019]])",
+        # negatives: a plain date, a date before a cut-off word, a death without its date
+        "Am 12.12.2022 erteilte das Nachlassgericht einen Erbschein.",
+        "Sie starb nach dem 1. Mai 2020 an den Folgen des Unfalls.",
+        "Der Erblasser ist verstorben; der Erbschein vom 3. Mai 2021 weist",
+    ],
+)
+def test_date_of_death_table(marked: str) -> None:
+    check_table_row(DateOfDeathRecognizer(), marked, "DATE_OF_DEATH")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Eheleute heirateten am [[14. Juni 1985]] in Passau.",
+        "Die Eheschließung am [[01.09.2001]] erfolgte vor dem Standesamt.",
+        # negatives: a plain date; a marriage without its date
+        "Die Beteiligten sind verheiratet; mit Schreiben vom 02.08.2020 beantragten sie",
+        "Am 14. Juni 1985 zogen sie nach Passau.",
+    ],
+)
+def test_marriage_date_table(marked: str) -> None:
+    check_table_row(MarriageDateRecognizer(), marked, "DATE_OF_MARRIAGE")
+
+
+@pytest.mark.parametrize("profile", ["strict", "federal"])
+def test_a_date_of_death_is_neutralized_under_both_profiles(profile: str) -> None:
+    """The policy's row: dates of birth, death and marriage are neutralized in both profiles,
+    every other date is kept."""
+    text = "Die Erblasserin verstarb am 19.10.2022. Am 12.12.2022 erteilte das Nachlassgericht einen Erbschein."
+    pipe = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": profile})
+    assert [(s.label, text[s.start : s.end]) for s in pipe.analyze(text)] == [("DATE_OF_DEATH", "19.10.2022")]

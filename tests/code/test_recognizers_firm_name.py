@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer
+from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer, FirmNameRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -31,3 +31,27 @@ from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer
 )
 def test_firm_name_table(marked: str) -> None:
     check_table_row(FirmNameRecognizer(), marked, "FIRM_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a one-word name that reads as a compound but no lexicon lists
+        "Die Klägerin, die [[Mannsdörfer GbR]], vertreten durch ihren Geschäftsführer, verlangt Zahlung.",
+        "Der Kläger war bei der [[Holzleitner OHG]] als Lagerarbeiter beschäftigt.",
+        # version 1's rows stay
+        "Die Klägerin, die [[Estrichbau Hinterberger GmbH]], Industriestraße 28a, 94469 Deggendorf",
+        "als Verkäuferin in der Metzgerei [[Wagensonner OHG]] in Landau a. d. Isar",
+        # negatives: a lexicon noun alone, a decision's shorthand, a public company, an acronym alone
+        "in der Familien GmbH und bei der Hausverwaltung GmbH",
+        "Zugleich kündigte der Kläger der XY-Holding (im Folgenden GmbH) den Vertrag.",
+        "die Deutsche Bahn AG",
+    ],
+)
+def test_firm_name_v2_table(marked: str) -> None:
+    check_table_row(FirmNameRecognizerV2(), marked, "FIRM_NAME")
+
+
+def test_version_1_keeps_its_meaning() -> None:
+    """A saved ``recognizers@6`` chain runs version 1, which reads the compound as a kind."""
+    assert FirmNameRecognizer().analyze("Die Klägerin, die Mannsdörfer GbR, verlangt Zahlung.") == []

@@ -7,7 +7,11 @@ import pytest
 from test_recognizers_base import check_table_row
 
 from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
-from deid.anonymizer.recognizers.quoted_name import BrandNameRecognizer, VenueNameRecognizer
+from deid.anonymizer.recognizers.quoted_name import (
+    BrandNameRecognizer,
+    BrandNameRecognizerV2,
+    VenueNameRecognizer,
+)
 
 
 @pytest.mark.parametrize(
@@ -30,6 +34,41 @@ from deid.anonymizer.recognizers.quoted_name import BrandNameRecognizer, VenueNa
 )
 def test_brand_table(marked: str) -> None:
     check_table_row(BrandNameRecognizer(), marked, "BRAND_NAME")
+
+
+# what version 2 adds: a product a party sells or a suit attacks (patent and competition suits)
+_SOLD_OR_ATTACKED = [
+    "Die Beklagte vertreibt unter der Bezeichnung „[[AquaDos 300]]“ Dosierpumpen für Schwimmbäder.",
+    "Die angegriffene Ausführungsform „[[AquaDos 300]]“ macht von der Lehre des Klagepatents Gebrauch.",
+    "Die Beklagte verkaufte in ihrem Laden Spirituosen, unter anderem unter der Bezeichnung „[[Bayerwald Feuer]]“.",
+    "die streitgegenständlichen Produkte „[[Kräuterzauber]]“ seien verwechselbar",
+    "Die Beklagte bewirbt ihre Sonnencreme unter der Produktbezeichnung „[[Sonnenwacht 50+]]“ im Internet.",
+]
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        *_SOLD_OR_ATTACKED,
+        # version 1's rows stay
+        "Das Produkt „[[Kräuterhexe Classic]]“ wird in Supermärkten der Region verkauft.",
+        # negatives: a term under a name without a verb of selling; an attacked form without quotes;
+        # a verb of selling in an earlier sentence
+        "Die Aufgaben werden unter der Bezeichnung „Jobcenter“ wahrgenommen.",
+        "Im Patentrecht ist eine angegriffene Ausführungsform lediglich daraufhin zu untersuchen, ob sie",
+        "Die Beklagte vertreibt Pumpen. Das Amt führt sie unter der Bezeichnung „Pumpenbau“.",
+        "eine Fußball-Lizenzmannschaft, die unter der Bezeichnung „MSV Duisburg“ am Spielbetrieb teilnimmt",
+    ],
+)
+def test_brand_v2_table(marked: str) -> None:
+    check_table_row(BrandNameRecognizerV2(), marked, "BRAND_NAME")
+
+
+@pytest.mark.parametrize("marked", _SOLD_OR_ATTACKED[:2])
+def test_version_1_keeps_its_meaning(marked: str) -> None:
+    """A saved ``recognizers@6`` chain runs version 1, which finds no product after these cues."""
+    text = marked.replace("[[", "").replace("]]", "")
+    assert BrandNameRecognizer().analyze(text) == []
 
 
 @pytest.mark.parametrize(

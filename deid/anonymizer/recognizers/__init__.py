@@ -34,9 +34,14 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV4,
     ContractNumberRecognizerV5,
 )
-from deid.anonymizer.recognizers.date_of_birth import DateOfBirthRecognizer, DateOfBirthRecognizerV2
+from deid.anonymizer.recognizers.date_of_birth import (
+    DateOfBirthRecognizer,
+    DateOfBirthRecognizerV2,
+    DateOfDeathRecognizer,
+    MarriageDateRecognizer,
+)
 from deid.anonymizer.recognizers.email import EmailRecognizer
-from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer
+from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer, FirmNameRecognizerV2
 from deid.anonymizer.recognizers.iban import IbanRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer
@@ -49,7 +54,11 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV4,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
-from deid.anonymizer.recognizers.quoted_name import BrandNameRecognizer, VenueNameRecognizer
+from deid.anonymizer.recognizers.quoted_name import (
+    BrandNameRecognizer,
+    BrandNameRecognizerV2,
+    VenueNameRecognizer,
+)
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
 from deid.anonymizer.recognizers.street_name import StreetNameRecognizer, StreetNameRecognizerV2
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
@@ -130,6 +139,15 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # a decision's number after its date ("der Bescheid vom 3. Mai 2022, Nr. …"), a fine
     # office's file number (probes)
     "deid.recognizers.permit_number.v4": PermitNumberRecognizerV4,
+    # a product a party sells or a suit attacks, in quotes ("die angegriffene Ausführungsform
+    # „AquaDos 300“", "vertreibt unter der Bezeichnung „…“") (the from-scratch dev set)
+    "deid.recognizers.brand_name.v2": BrandNameRecognizerV2,
+    # dates of death and marriage by their cue words ("verstarb am …", "heirateten am …"), which
+    # the policy neutralizes as it does a birth date (the Bavarian set's dev half)
+    "deid.recognizers.date_of_death.v1": DateOfDeathRecognizer,
+    "deid.recognizers.marriage_date.v1": MarriageDateRecognizer,
+    # a firm's one-word name no lexicon lists, though it reads as a compound ("die Mannsdörfer GbR")
+    "deid.recognizers.firm_name.v2": FirmNameRecognizerV2,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -149,6 +167,9 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     6: ({"deid.recognizers.street_name.v2": "deid.recognizers.street_name.v1",
          "deid.recognizers.contract_number.v5": "deid.recognizers.contract_number.v4",
          "deid.recognizers.permit_number.v4": "deid.recognizers.permit_number.v3"}, frozenset()),
+    7: ({"deid.recognizers.brand_name.v2": "deid.recognizers.brand_name.v1",
+         "deid.recognizers.firm_name.v2": "deid.recognizers.firm_name.v1"},
+        frozenset({"deid.recognizers.date_of_death.v1", "deid.recognizers.marriage_date.v1"})),
 }  # fmt: skip
 
 

@@ -75,3 +75,31 @@ def _skip(text: str, start: int, end: int, skipped: Callable[[str], bool]) -> in
         while start < end and text[start] in " \u00a0":
             start += 1
     return start
+
+
+class FirmNameRecognizerV2(FirmNameRecognizer):
+    """Version 1, but a name of one compound word before the form stays a name when no lexicon
+    lists it ("die Mannsdörfer GbR": version 1 read "Mannsdörfer" as a compound of nouns, a
+    firm's kind, and found no name); a lexicon noun alone still names none ("in der Familien
+    GmbH"). Chosen on a probe of the train pool's businesses (docs/results.md)."""
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        yielded = False
+        for span in super().candidates(text, match):
+            yielded = True
+            yield span
+        if yielded:
+            return
+        start, end = match.span("value")
+        start = _skip(text, start, end, lambda w: w in _LEAD)
+        if _PUBLIC.match(text, start, end):
+            return
+        name = text[start:end]
+        word = re.match(rf"^({_WORD}){_S}(?:{_FORM})$", name)
+        if (word is not None and not is_common_noun(word.group(1)) and not word.group(1).isupper()
+                and not _SHORTHAND_BEFORE.search(text, max(0, start - 4), start)):  # fmt: skip
+            yield start, end
+
+
+# "(im Folgenden GmbH)": the shorthand a decision introduces, no name (training text)
+_SHORTHAND_BEFORE = re.compile(r"(?<!\w)[Ii]m[ \u00a0]$")

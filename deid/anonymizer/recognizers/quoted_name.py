@@ -47,6 +47,34 @@ class BrandNameRecognizer(PatternRecognizer):
     PATTERNS = (Pattern("cue_quoted", rf"(?<![\w-]){_BRAND_CUE}{_QUOTED}", 0.7),)
 
 
+# version 2: a product that a party sells or that a suit attacks, named in quotes after the
+# words patent and competition decisions use for it ("Die angegriffene Ausführungsform
+# „AquaDos 300“", "vertreibt unter der Bezeichnung „AquaDos 300“ Dosierpumpen"). "unter der
+# Bezeichnung" alone stays a term the court discusses ("unter der Bezeichnung „Jobcenter“
+# wahrgenommen", training text): only a verb of selling before it in the same sentence makes
+# the quote a product (the from-scratch dev set; no such cue in the training or validation text)
+_ATTACKED = (
+    r"(?:angegriffene|streitgegenständliche|beanstandete|streitbefangene|verletzende)[nrs]?"
+    rf"{_S}(?:Ausführungsform(?:en)?|Produkte?s?|Erzeugnis(?:se|ses)?|Geräte?s?|Vorrichtung(?:en)?)"
+    r"(?:[ \u00a0]\((?:[^()\n]{1,40})\))?,?"
+)
+_SELLS = (
+    r"(?:vertreib|vertrieb|verkauf|vermarkt|bewirb|bewarb|bewerb|produzier|importier|liefer)\w*"
+    rf"[^.;:!?\n„“\"]{{0,80}}?{_S}unter{_S}(?:der|dieser){_S}(?:Produkt|Typen)?[Bb]ezeichnung"
+)
+
+
+class BrandNameRecognizerV2(BrandNameRecognizer):
+    """Version 1, and a product in quotes after the words that say a party sells it or a suit
+    attacks it."""
+
+    PATTERNS = (
+        *BrandNameRecognizer.PATTERNS,
+        Pattern("attacked_quoted", rf"(?<![\w-]){_ATTACKED}{_S}{_QUOTED}", 0.7),
+        Pattern("sold_quoted", rf"(?<![\w-]){_SELLS}{_S}{_QUOTED}", 0.7),
+    )
+
+
 class VenueNameRecognizer(PatternRecognizer):
     """A venue's or business's name in quotes after its kind."""
 
