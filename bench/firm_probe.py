@@ -113,5 +113,6 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
               "profile": pipeline.config.profile, "chains": chains, "rows": rows}  # fmt: skip
     return write_report(report, args.output)
 
+
 if __name__ == "__main__":
     main()

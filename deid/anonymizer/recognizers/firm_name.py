@@ -61,11 +61,18 @@ class FirmNameRecognizer(PatternRecognizer):
         start = _skip(text, start, end, lambda w: w in _LEAD)  # the words that introduce it
         if _PUBLIC.match(text, start, end):
             return  # a big public company named in passing
-        start = _skip(text, start, end, lambda w: w in _LEAD or _kind_word(w))  # and its kind
-        name = text[start:end]
+        named = _skip(text, start, end, lambda w: w in _LEAD or _kind_word(w))  # and its kind
+        name = text[named:end]
         # at least one word of the name before the form, and no joining word first
         if re.match(rf"^{_TOKEN}{_S}", name) and not re.match(rf"^(?:{_FORM}$|[&+]|und\b)", name):
+            yield named, end
+        elif self.unlisted_name(text, start, end):
             yield start, end
+
+    def unlisted_name(self, text: str, start: int, end: int) -> bool:
+        """Whether ``text[start:end]``, whose words all read as a firm's kind, is a name all
+        the same (version 2); version 1: never."""
+        return False
 
 
 def _skip(text: str, start: int, end: int, skipped: Callable[[str], bool]) -> int:
@@ -83,22 +90,10 @@ class FirmNameRecognizerV2(FirmNameRecognizer):
     firm's kind, and found no name); a lexicon noun alone still names none ("in der Familien
     GmbH"). Chosen on a probe of the train pool's businesses (docs/results.md)."""
 
-    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
-        yielded = False
-        for span in super().candidates(text, match):
-            yielded = True
-            yield span
-        if yielded:
-            return
-        start, end = match.span("value")
-        start = _skip(text, start, end, lambda w: w in _LEAD)
-        if _PUBLIC.match(text, start, end):
-            return
-        name = text[start:end]
-        word = re.match(rf"^({_WORD}){_S}(?:{_FORM})$", name)
-        if (word is not None and not is_common_noun(word.group(1)) and not word.group(1).isupper()
-                and not _SHORTHAND_BEFORE.search(text, max(0, start - 4), start)):  # fmt: skip
-            yield start, end
+    def unlisted_name(self, text: str, start: int, end: int) -> bool:
+        word = re.match(rf"^({_WORD}){_S}(?:{_FORM})$", text[start:end])
+        return (word is not None and not is_common_noun(word.group(1)) and not word.group(1).isupper()
+                and not _SHORTHAND_BEFORE.search(text, max(0, start - 4), start))  # fmt: skip
 
 
 # "(im Folgenden GmbH)": the shorthand a decision introduces, no name (training text)
