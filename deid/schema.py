@@ -58,6 +58,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "COMMERCIAL_REGISTER": ID,  # HRB 12345, VR 1234
     "LOCAL_BANK": ORGANIZATION,  # Sparkasse Deggendorf, Raiffeisenbank Freising-Nord eG
     "FIRM_NAME": ORGANIZATION,  # Gruber Hoch- und Tiefbau GmbH & Co. KG
+    "OFFICER_NAME": PERSON,  # a police officer after the rank: PHM Gerstl
     "PERMIT_NUMBER": ID,
     "CONTRACT_NUMBER": ID,
     "PARCEL_NUMBER": ID,

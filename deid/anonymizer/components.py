@@ -10,6 +10,7 @@ behaviour or a default of its config: register a new version.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,9 +34,22 @@ from deid.anonymizer.policy import (
 )
 from deid.anonymizer.profiles import DEFAULT_PROFILE, apply_profile, check_profile
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
-from deid.schema import JUDGE, LOCATION, ORGANIZATION, OTHER, PERSON, SEAT, Span, merge_spans
+from deid.schema import (
+    FINE_TO_COARSE,
+    JUDGE,
+    LOCATION,
+    MODEL_SOURCE,
+    ORGANIZATION,
+    OTHER,
+    PERSON,
+    SEAT,
+    Span,
+    merge_spans,
+)
 from deid.words.firms import extend_firms
 from deid.words.regions import is_region
+from deid.words.roles import placed
+from deid.words.vocab import POLICE_RANK
 
 MODEL = "model"
 RECOGNIZERS = "recognizers"
@@ -170,6 +184,12 @@ register(RECOGNIZERS, 7, RecognizersConfig,
                      "Bezeichnung „AquaDos 300“ Dosierpumpen'); date_of_death.v1 and marriage_date.v1: a date "
                      "of death or marriage by its cue words ('verstarb am 19.10.2022', 'heirateten am …'); firm_name.v2: "
                      "a one-word name no lexicon lists before a legal form ('die Mannsdörfer GbR')")(_recognizers_step(7))  # fmt: skip
+register(RECOGNIZERS, 8, RecognizersConfig,
+         description="recognizers@7 with local_bank.v2: a savings or cooperative bank named by its district "
+                     "('Sparkasse Berchtesgadener Land'); street_name.v3: no kind of road of two kind words "
+                     "('Gemeindeverbindungsstraße') and no 'Anbaustraße'; business_name.v1: a small business by its "
+                     "kind and owner ('des Vermessungsbüros Hausladen', 'die Metzgerei Pichlmaier'); officer_name.v1: a "
+                     "police officer's name after the rank ('der Zeuge PHM Gerstl')")(_recognizers_step(8))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -266,6 +286,24 @@ register(COMMON_NOUNS, 1, UnsureWordConfig, filter=True,
          description="unsure model spans that are a lexicon noun")(_unsure_word_filter(common_noun))  # fmt: skip
 
 
+_PLACE_LABELS = frozenset({LOCATION, SEAT})
+
+
+@register(COMMON_NOUNS, 2, UnsureWordConfig, filter=True,
+          description="common_nouns@1, but a place where the text names one stays: after 'wohnhaft in', "
+                      "'mit Sitz in', 'Gemarkung', an authority's word, or 'in' after a person's or firm's "
+                      "name ('wohnt in Stephanskirchen', 'Notarin … in Laufen'; deid.words.roles.placed)")  # fmt: skip
+def common_nouns_v2(cfg: UnsureWordConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [
+            s for s in spans
+            if not (unsure(s, cfg.min_score) and common_noun(text, s))
+            or (s.label in _PLACE_LABELS and placed(text, s, context.candidates))
+        ]  # fmt: skip
+
+    return run
+
+
 @register(PLAIN_COMPOUNDS, 1, UnsureWordConfig, filter=True,
           description="unsure lone model spans that are a compound of ordinary words")  # fmt: skip
 def plain_compounds_v1(cfg: UnsureWordConfig) -> Step:
@@ -312,6 +350,26 @@ def lowercase_v1(cfg: NoConfig) -> Step:
 def no_name_shape_v1(cfg: NoConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         return [s for s in spans if not _no_name_shape(text, s, _is_attached(text, s, context))]
+
+    return run
+
+
+# the label words before a plot's number ("FlNr. 1311", "Flst. 318/7", "Flur-Nrn.") and a police
+# officer's rank before the name ("POM Kagerer"): the model reads them as a place or a person in
+# Bavarian decisions; no name is spelt so
+_NO_NAME_WORD = re.compile(rf"(?:Fl\.?[ \u00a0]?-?Nrn?|Flur-?Nrn?|Flst|Flurnummern?)\.?|{POLICE_RANK}")
+
+
+@register(NO_NAME_SHAPE, 2, NoConfig, filter=True,
+          description="no_name_shape@1 and a plot number's label word or a police rank the model read as "
+                      "a name ('FlNr', 'Flst', 'Flur-Nrn', 'POM')")  # fmt: skip
+def no_name_shape_v2(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [
+            s for s in spans
+            if not _no_name_shape(text, s, _is_attached(text, s, context))
+            and not (s.source == MODEL_SOURCE and _NO_NAME_WORD.fullmatch(text, s.start, s.end))
+        ]  # fmt: skip
 
     return run
 
@@ -425,8 +483,18 @@ def legal_form_v3(cfg: LegalFormConfig) -> Step:
     return _legal_form(cfg, version=3)
 
 
+@register(LEGAL_FORM, 4, LegalFormConfig,
+          description="version 3, and a person's or place's name right before a practice's kind is the "
+                      "practice's ('Kanzlei Wimmer Rechtsanwälte', 'Strasser Rechtsanwälte'), partners "
+                      "after a plus ('Steinberger + Partner'), a recognizer's firm (FIRM_NAME) extends too")  # fmt: skip
+def legal_form_v4(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, version=4)
+
+
 def _legal_form(cfg: LegalFormConfig, version: int) -> Step:
     labels = frozenset(cfg.labels)
+    if version >= 4:  # and a recognizer's firm ("Steinberger" of "Ingenieurbüro Steinberger + Partner")
+        labels |= {fine for fine, coarse in FINE_TO_COARSE.items() if coarse in labels}
 
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         return extend_firms(text, spans, labels, version=version)
@@ -437,25 +505,30 @@ def _legal_form(cfg: LegalFormConfig, version: int) -> Step:
 # --- a name's whole extent -------------------------------------------------------------------
 
 
-@register(EXTENT, 1, NoConfig,
-          description="a person's first name before the surname the model found, a town's abbreviated "
-                      "suffix ('Landau a. d. Isar') (deid.anonymizer.extent); never into a keep zone")  # fmt: skip
-def extent_v1(cfg: NoConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return extend_names(text, spans, context.zones)
+def _extent_step(version: int) -> Callable[[NoConfig], Step]:
+    """The factory of the extent step at ``version`` (deid.anonymizer.extent)."""
 
-    return run
+    def factory(cfg: NoConfig) -> Step:
+        def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+            return extend_names(text, spans, context.zones, version=version)
+
+        return run
+
+    return factory
 
 
-@register(EXTENT, 2, NoConfig,
-          description="extent@1 and a street's head before its own word: a capitalized adjective, title or "
-                      "saint ('Alte Poststraße 4', 'Große Rosengasse'), a capitalized preposition where no "
-                      "sentence begins ('wohnt Auf dem Hassel')")  # fmt: skip
-def extent_v2(cfg: NoConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return extend_names(text, spans, context.zones, version=2)
-
-    return run
+register(EXTENT, 1, NoConfig,
+         description="a person's first name before the surname the model found, a town's abbreviated "
+                     "suffix ('Landau a. d. Isar') (deid.anonymizer.extent); never into a keep zone")(_extent_step(1))  # fmt: skip
+register(EXTENT, 2, NoConfig,
+         description="extent@1 and a street's head before its own word: a capitalized adjective, title or "
+                     "saint ('Alte Poststraße 4', 'Große Rosengasse'), a capitalized preposition where no "
+                     "sentence begins ('wohnt Auf dem Hassel')")(_extent_step(2))  # fmt: skip
+register(EXTENT, 3, NoConfig,
+         description="extent@2 and a house number after a name where an address stands: in brackets "
+                     "('Georg Niedermeier (Kirchberg 14)') or before a postcode ('Thonhausen 4, 85416 "
+                     "Langenbach'): a village's numbered house; a postal town's suffix ('92318 Neumarkt i. d. "
+                     "OPf.')")(_extent_step(3))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

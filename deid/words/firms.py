@@ -53,12 +53,17 @@ _RIGHT = re.compile(
     rf"(?:[ \u00a0]|[ \u00a0]?-)(?:{LEGAL_FORM_TAIL}|{PRACTICE_TAIL}|(?:{alternation(PRACTICE_WORDS)})(?![\w\-]))"
 )
 
+# version 4: a plus joins partners too ("Steinberger + Partner", "Wimschneider + Hölzl")
+_PLUS_TAIL = rf"\+[ \u00a0]{PRACTICE_PARTNERS}"
+_RIGHT_V4 = re.compile(rf"{_RIGHT.pattern}|[ \u00a0]{_PLUS_TAIL}")
 _PARTNERS = re.compile(rf"[ \u00a0]{PRACTICE_TAIL}")
+_PARTNERS_V4 = re.compile(rf"[ \u00a0](?:{PRACTICE_TAIL}|{_PLUS_TAIL})")
 _PARTNERS_REST = re.compile(rf"[ \u00a0]{PRACTICE_PARTNERS}")  # after a span ending in "&"
 _ACRONYM_BEFORE = re.compile(r"(?<![\w\-.])[A-ZÄÖÜ]{2,5}[ \u00a0]$")  # "KBS Forderungsmanagement GmbH"
 _ENDS_IN_FORM = re.compile(rf"[ \u00a0\-](?:{LEGAL_FORM_TAIL})$")
 _FORM = re.compile(rf"(?<=[ \u00a0\-])(?:{LEGAL_FORM_TAIL})")
 _FORM_AFTER = re.compile(rf"[ \u00a0](?:{LEGAL_FORM_TAIL})")
+_KIND_AFTER = re.compile(rf"[ \u00a0](?:{alternation(PRACTICE_WORDS)})(?![\w\-])")
 _NAME_LABELS = frozenset({PERSON, LOCATION, STREET, OTHER})
 _LONGEST_FORM = 40  # characters: "GmbH & Co. KGaA", "UG (haftungsbeschränkt)" with room to spare
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
@@ -79,11 +84,13 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
     names = version >= 2
     end = _rest_of_form(text, span) if version >= 3 else span.end
     if names:
-        if text[span.start : end].endswith("&") and (rest := _PARTNERS_REST.match(text, end)) is not None:
+        joint = ("&", "+") if version >= 4 else ("&",)
+        if text[span.start : end].endswith(joint) and (rest := _PARTNERS_REST.match(text, end)) is not None:
             end = rest.end()
         elif (between := _NAME_BEFORE_FORM.match(text, end)) is not None:
             end = between.end()
-    while (right := _RIGHT.match(text, end)) is not None:
+    right_pattern = _RIGHT_V4 if version >= 4 else _RIGHT
+    while (right := right_pattern.match(text, end)) is not None:
         end = right.end()
     start = span.start
     if names and _ENDS_IN_FORM.search(text, start, end):
@@ -93,17 +100,21 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
 
 
-def _practice(text: str, span: Span) -> Span:
-    """A person span followed by a practice's partners, as the practice (version 2)."""
-    if span.label == PERSON and _PARTNERS.match(text, span.end) is not None:
+def _practice(text: str, span: Span, version: int = 2) -> Span:
+    """A person span followed by a practice's partners, as the practice (version 2; version 4:
+    also "+ Partner")."""
+    partners = _PARTNERS_V4 if version >= 4 else _PARTNERS
+    if span.label == PERSON and partners.match(text, span.end) is not None:
         return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
     return span
 
 
-def _named_firm(text: str, span: Span) -> Span:
+def _named_firm(text: str, span: Span, version: int = 3) -> Span:
     """A name of another kind right before a legal form ("Am Mühlanger Ltd.", "Hundeübungsplatz
-    e.V.", "Huber GmbH"), as the firm it names (version 3)."""
-    if span.label in _NAME_LABELS and _FORM_AFTER.match(text, span.end) is not None:
+    e.V.", "Huber GmbH"), as the firm it names (version 3); version 4: also before a practice's
+    kind ("Wimmer Rechtsanwälte", "Huber Steuerberater")."""
+    after = _FORM_AFTER.match(text, span.end) or (version >= 4 and _KIND_AFTER.match(text, span.end))
+    if span.label in _NAME_LABELS and after:
         return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
     return span
 
@@ -114,9 +125,9 @@ def extend_firms(
     """``spans`` with every span of ``labels`` extended (the module's docstring, by
     ``version``), sorted and without overlaps: where a firm grew over another span, the firm
     keeps the stretch."""
-    spans = [_practice(text, s) for s in spans] if version >= 2 else list(spans)
+    spans = [_practice(text, s, version) for s in spans] if version >= 2 else list(spans)
     if version >= 3:
-        spans = [_named_firm(text, s) for s in spans]
+        spans = [_named_firm(text, s, version) for s in spans]
     grown = sorted((_extended(text, s, version) if s.label in labels else s for s in spans), key=lambda s: (s.start, -s.end))
     out: list[Span] = []
     for span in grown:

@@ -18,7 +18,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deid.schema import DATE, EVENT_DATE, FILE_REFERENCE, ID, LAWYER, LOCATION, PERSON, SEAT, Span
+from deid.schema import (
+    DATE,
+    EVENT_DATE,
+    FILE_REFERENCE,
+    ID,
+    LAWYER,
+    LOCATION,
+    ORGANIZATION,
+    PERSON,
+    SEAT,
+    Span,
+)
 from deid.words.vocab import MONTH_WORDS
 
 # People whose names the strict profile neutralizes and the federal one keeps where printed:
@@ -135,6 +146,26 @@ def role_label(text: str, span: Span, *, dates: bool = False) -> str:
     if span.label == LOCATION and SEAT_BEFORE.search(before):
         return SEAT
     return span.label
+
+
+# Where the text itself places someone: a residence, a birthplace, a firm's seat, a plot's
+# cadastral district ("wohnhaft in Laufen", "mit Sitz in Au", "Gemarkung Oberhummel").
+_RESIDENCE_BEFORE = re.compile(
+    r"(?<![\w-])(?:(?:wohnhaft|wohnt|wohnen|wohnte|wohnten|lebt|leben|lebte|lebten|geboren|ansässig|Sitz|"
+    r"Wohnsitz|Wohnort|Geburtsort)\s(?:in|im\sOrtsteil)|Gemarkung|Ortsteil|Weiler)\s$"
+)
+_NAME_LABELS = frozenset({PERSON, ORGANIZATION})
+
+
+def placed(text: str, span: Span, neighbours: Sequence[Span] = ()) -> bool:
+    """Whether ``span`` (a place) stands where the text names a place: after a residence,
+    birth or seat cue, an authority's word (:data:`SEAT_BEFORE`), or "in" right after a
+    person's or firm's name among ``neighbours`` ("Notarin Dr. Ulrike Hagenauer in Laufen").
+    A place whose name is also a noun's form ("Laufen", "Stephanskirchen") is a place there."""
+    before = text[max(0, span.start - 120) : span.start]
+    if _RESIDENCE_BEFORE.search(before) or SEAT_BEFORE.search(before):
+        return True
+    return any(n.label in _NAME_LABELS and text[n.end : span.start] == " in " for n in neighbours)
 
 
 def with_roles(text: str, spans: Sequence[Span]) -> list[Span]:

@@ -124,3 +124,23 @@ LOWER = "a-zäöüß"  # a German small letter
 CAPITALIZED_WORD = rf"[{UPPER}][{LOWER}]+"  # "Geiger", "Ziegelei"
 # A surname, double names included ("Geiger", "Schmidt-Aßmann").
 CAPITALIZED_NAME = rf"{CAPITALIZED_WORD}(?:-{CAPITALIZED_WORD})?"
+
+# --- police ranks ----------------------------------------------------------------------
+# A police officer's rank before the name, as Bavarian decisions cite a witnessing officer
+# ("PHM Gerstl", "POMin Huber", "Kriminalhauptkommissar Wendl"). Only the abbreviations that
+# name nothing else: "PM" (a press release), "PK", "KK" (a health insurer) and "KM" (kilometres)
+# are left out. As a regex alternation, longest first.
+_RANK_ABBREVIATIONS = ("EPHK", "EKHK", "POM", "PHM", "POK", "PHK", "KOK", "KHK", "KOM")
+_RANK_WORDS = (
+    "Polizeimeister", "Polizeiobermeister", "Polizeihauptmeister", "Polizeikommissar",
+    "Polizeioberkommissar", "Polizeihauptkommissar", "Erster Polizeihauptkommissar",
+    "Kriminalkommissar", "Kriminaloberkommissar", "Kriminalhauptkommissar", "Kriminalobermeister",
+)  # fmt: skip
+_SPACED_RANK_WORDS = tuple(w.replace(" ", "[ \u00a0]") for w in _RANK_WORDS)
+POLICE_RANK = "|".join(
+    sorted(
+        [*(f"{a}(?:in)?" for a in _RANK_ABBREVIATIONS), *(f"{w}(?:in|s)?" for w in _SPACED_RANK_WORDS)],
+        key=len,
+        reverse=True,
+    )
+)

@@ -93,3 +93,29 @@ def test_version_2_takes_in_a_streets_head(text: str, given: tuple[str, str], ex
     out = Chain([step("extent", 2)])(text, [span])
     assert [text[s.start : s.end] for s in out] == [expected]
     assert Chain([step("extent", 1)])(text, [span]) == [span]  # version 1 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text, given, expected",
+    [
+        # a village's numbered house, in brackets or before a postcode
+        ("Er ließ nur den Nachbarn Georg Niedermeier (Kirchberg 14) aus Gefälligkeit fahren.",
+         ("Kirchberg", PERSON), ("Kirchberg 14", "STREET")),
+        ("Die Kläger wohnen in Thonhausen 4, 85416 Langenbach, etwa 920 m entfernt.",
+         ("Thonhausen", LOCATION), ("Thonhausen 4", "STREET")),
+        # a town after its postcode takes its suffix
+        ("vertreten durch Rechtsanwältin Reindl, Marktplatz 4, 92318 Neumarkt i. d. OPf., hält …",
+         ("92318 Neumarkt", "POSTAL_TOWN"), ("92318 Neumarkt i. d. OPf.", "POSTAL_TOWN")),
+        # a number that closes no bracket the name opened, or counts something, stays outside
+        ("Die Zeugin Huber 14 Tage später erneut vernommen.", ("Huber", PERSON), ("Huber", PERSON)),
+        ("(vgl. das Urteil des Landgerichts Passau 2, S. 4)", ("Passau", LOCATION), ("Passau", LOCATION)),
+        ("Der Kläger (geboren in Landshut 12) trug vor.", ("Landshut", LOCATION), ("Landshut", LOCATION)),
+    ],
+)  # fmt: skip
+def test_version_3_takes_in_a_villages_house_number(
+    text: str, given: tuple[str, str], expected: tuple[str, str]
+) -> None:
+    span = _at(text, *given)
+    out = Chain([step("extent", 3)])(text, [span])
+    assert [(text[s.start : s.end], s.label) for s in out] == [expected]
+    assert Chain([step("extent", 2)])(text, [span]) == [span]  # version 2 keeps its meaning

@@ -148,3 +148,34 @@ def test_version_3_takes_the_rest_of_a_form_and_a_name_before_one(
     if expected[0][0] == ORGANIZATION:  # version 2 leaves the form cut or the name of another kind
         before = Chain([step("legal_form", 2)])(text, given)
         assert [(s.label, text[s.start : s.end]) for s in before] != expected
+
+
+@pytest.mark.parametrize(
+    "text, spans, expected",
+    [
+        # a name the model read as a person or a place, right before a practice's kind
+        ("Die Klägerin, vertreten durch die Kanzlei Wimmer Rechtsanwälte, Ludwig-Thoma-Straße 3, beantragt …",
+         [("Wimmer", "LOCATION")], [(ORGANIZATION, "Wimmer Rechtsanwälte")]),
+        ("Die Kläger, vertreten durch die Kanzlei Strasser Rechtsanwälte PartG mbB, ließen Klage erheben.",
+         [("Strasser", PERSON)], [(ORGANIZATION, "Strasser Rechtsanwälte PartG mbB")]),
+        # partners joined by a plus
+        ("Es stützte sich auf das Gutachten des Ingenieurbüros Steinberger + Partner vom 8. Februar 2022.",
+         [("Steinberger +", ORGANIZATION)], [(ORGANIZATION, "Steinberger + Partner")]),
+        ("Es stützte sich auf das Gutachten des Ingenieurbüros Steinberger + Partner vom 8. Februar 2022.",
+         [("Steinberger", PERSON)], [(ORGANIZATION, "Steinberger + Partner")]),
+        ("Es stützte sich auf das Gutachten des Ingenieurbüros Steinberger + Partner vom 8. Februar 2022.",
+         [("Steinberger", "FIRM_NAME")], [("FIRM_NAME", "Steinberger + Partner")]),
+        # a person whom no practice's word follows stays a person
+        ("Der Zeuge Wimmer, Rechtsanwalt in Traunstein, sagte aus.",
+         [("Wimmer", PERSON)], [(PERSON, "Wimmer")]),
+    ],
+)  # fmt: skip
+def test_version_4_takes_a_practice_named_before_its_kind_or_with_a_plus(
+    text: str, spans: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    given = [Span(text.index(w), text.index(w) + len(w), label, 0.9, MODEL_SOURCE) for w, label in spans]
+    out = Chain([step("legal_form", 4)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+    if expected[0][0] != PERSON:  # version 3 leaves the practice's kind or partners out
+        before = Chain([step("legal_form", 3)])(text, given)
+        assert [(s.label, text[s.start : s.end]) for s in before] != expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer
+from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,25 @@ from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer
 )
 def test_local_bank_table(marked: str) -> None:
     check_table_row(LocalBankRecognizer(), marked, "LOCAL_BANK")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a bank named by its district: the people's adjective and "Land"
+        "Die Erblasserin unterhielt bei der [[Sparkasse Berchtesgadener Land]] ein Sparkonto.",
+        "ein Darlehen der [[VR Bank Dachauer Land eG]] über 40.000 €",
+        # version 1's rows keep their meaning
+        "Zahlung auf ihr Konto bei der [[Sparkasse Deggendorf]], IBAN DE17 7415 0000 0190 4432 07",
+        "die [[Sparkasse Landshut]] Kredite gewährte",
+        "dass die Sparkasse Zinsen verlangte",
+        "ein Konto bei der Deutsche Bank AG",
+    ],
+)
+def test_local_bank_v2_table(marked: str) -> None:
+    check_table_row(LocalBankRecognizerV2(), marked, "LOCAL_BANK")
+
+
+def test_version_1_read_the_districts_adjective_as_a_noun() -> None:
+    text = "Die Erblasserin unterhielt bei der Sparkasse Berchtesgadener Land ein Sparkonto."
+    assert LocalBankRecognizer().analyze(text) == []

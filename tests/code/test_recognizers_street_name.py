@@ -58,3 +58,28 @@ def test_street_name_v2_table(marked: str) -> None:
 def test_version_1_keeps_its_meaning() -> None:
     text = "Die Zufahrt erfolgt über die Waldstraße; der Kläger wohnt Am Hieb."
     assert StreetNameRecognizer().analyze(text) == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a kind of road of two kind words, or named for what it serves, is no street's name
+        "Die Beklagte hat die [[Sonnenfeldstraße]] als Anbaustraße mit einer Wendeanlage hergestellt.",
+        "Der Weg zweigt von der Gemeindeverbindungsstraße nach Uttlau ab; die Ortsverbindungsstraße ist gesperrt.",
+        # the names of version 2 stay streets
+        "Die Anwohner der [[Feldstraße]] und der [[Hauptstraße]] beschwerten sich.",
+        "Der Kläger wohnt [[Am Hieb]] in Moosburg.",
+    ],
+)
+def test_street_name_v3_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV3
+
+    check_table_row(StreetNameRecognizerV3(), marked, "STREET_NAME")
+
+
+def test_version_2_read_a_kind_of_road_as_a_street() -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV2
+
+    text = "von der Gemeindeverbindungsstraße als Anbaustraße"
+    assert [text[s.start : s.end] for s in StreetNameRecognizerV2().analyze(text)] == [
+        "Gemeindeverbindungsstraße", "Anbaustraße"]  # fmt: skip

@@ -222,8 +222,9 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
     # the rest is params.yaml's chain but for the model, at version 3 since (2: precision by
     # hardware, version 1 runs fp32; 3: a bf16 copy of the weights), the recognizers (version 2: a larger set), keep_zones
-    # (version 2: signature lines; 3: every layout), consistency (version 2: every mention of a
-    # name) and legal_form, added last since
+    # (version 2: signature lines; 3: every layout), common_nouns (version 2: a place the text
+    # names), no_name_shape (version 2: a plot's label word, a police rank), consistency (version
+    # 2: every mention of a name) and legal_form, added last since
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
     # ... and the policy, extent and regions steps, which came later (a pipeline saved before has none)
     shipped = tuple(s for s in shipped if s.name not in ("policy", "extent", "regions"))
@@ -233,7 +234,7 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     assert [(s.name, s.config) for s in cfg.chain[2:]] == [(s.name, s.config) for s in shipped[2:-1]]
     assert shipped[1].config.recognizers == {"deid.recognizers.date_of_birth.v2": {"min_score": 0.55}}
     assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == [
-        "model", "recognizers", "keep_zones", "consistency",
+        "model", "recognizers", "keep_zones", "common_nouns", "no_name_shape", "consistency",
     ]  # fmt: skip
     assert cfg.model.precision == "fp32" and shipped[0].config.precision == "auto"
     assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}
@@ -373,9 +374,10 @@ def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
     legacy = PipelineConfig.from_dict({"policy": {"keep_labels": ["MONEY"]}})
 
     def before_extents(cfg: PipelineConfig) -> PipelineConfig:
-        """keep_zones@3, legal_form@1, recognizers@3 and consistency@3, without the extent
-        step (what the reference knows)."""
-        pinned = {"keep_zones": 3, "legal_form": 1, "recognizers": 3, "consistency": 3}
+        """keep_zones@3, legal_form@1, recognizers@3, consistency@3, common_nouns@1 and
+        no_name_shape@1, without the extent step (what the reference knows)."""
+        pinned = {"keep_zones": 3, "legal_form": 1, "recognizers": 3, "consistency": 3, "common_nouns": 1,
+                  "no_name_shape": 1}  # fmt: skip
         chain = tuple(step(s.name, pinned[s.name]) if s.name in pinned else s for s in cfg.without("extent").chain)
         return replace(cfg, chain=chain)
 

@@ -26,6 +26,7 @@ from deid.anonymizer.recognizers.base import (
     resolve_overlaps,
 )
 from deid.anonymizer.recognizers.bic import BicRecognizer
+from deid.anonymizer.recognizers.business_name import BusinessNameRecognizer
 from deid.anonymizer.recognizers.commercial_register import CommercialRegisterRecognizer
 from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
@@ -44,7 +45,8 @@ from deid.anonymizer.recognizers.email import EmailRecognizer
 from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer, FirmNameRecognizerV2
 from deid.anonymizer.recognizers.iban import IbanRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
-from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer
+from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
+from deid.anonymizer.recognizers.officer_name import OfficerNameRecognizer
 from deid.anonymizer.recognizers.parcel_number import ParcelNumberRecognizer
 from deid.anonymizer.recognizers.patent_number import PatentNumberRecognizer
 from deid.anonymizer.recognizers.permit_number import (
@@ -60,7 +62,11 @@ from deid.anonymizer.recognizers.quoted_name import (
     VenueNameRecognizer,
 )
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
-from deid.anonymizer.recognizers.street_name import StreetNameRecognizer, StreetNameRecognizerV2
+from deid.anonymizer.recognizers.street_name import (
+    StreetNameRecognizer,
+    StreetNameRecognizerV2,
+    StreetNameRecognizerV3,
+)
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
 from deid.anonymizer.recognizers.trademark_number import TrademarkNumberRecognizer
@@ -148,6 +154,14 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.marriage_date.v1": MarriageDateRecognizer,
     # a firm's one-word name no lexicon lists, though it reads as a compound ("die Mannsdörfer GbR")
     "deid.recognizers.firm_name.v2": FirmNameRecognizerV2,
+    # a bank named by its district ("Sparkasse Berchtesgadener Land") (the from-scratch dev set)
+    "deid.recognizers.local_bank.v2": LocalBankRecognizerV2,
+    # no kind of road of two kind words ("Gemeindeverbindungsstraße"), no "Anbaustraße"
+    "deid.recognizers.street_name.v3": StreetNameRecognizerV3,
+    # a small business by its kind and owner ("des Vermessungsbüros Hausladen")
+    "deid.recognizers.business_name.v1": BusinessNameRecognizer,
+    # a police officer's name after the rank ("der Zeuge PHM Gerstl")
+    "deid.recognizers.officer_name.v1": OfficerNameRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -170,6 +184,9 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     7: ({"deid.recognizers.brand_name.v2": "deid.recognizers.brand_name.v1",
          "deid.recognizers.firm_name.v2": "deid.recognizers.firm_name.v1"},
         frozenset({"deid.recognizers.date_of_death.v1", "deid.recognizers.marriage_date.v1"})),
+    8: ({"deid.recognizers.local_bank.v2": "deid.recognizers.local_bank.v1",
+         "deid.recognizers.street_name.v3": "deid.recognizers.street_name.v2"},
+        frozenset({"deid.recognizers.business_name.v1", "deid.recognizers.officer_name.v1"})),
 }  # fmt: skip
 
 

@@ -128,3 +128,20 @@ class StreetNameRecognizerV2(StreetNameRecognizer):
             yield match.span("value")
             return
         yield from super().candidates(text, match)
+
+
+# Version 3. A kind of road may join two kind words ("Gemeindeverbindungsstraße",
+# "Ortsverbindungsstraße") or name what it serves ("Anbaustraße", the law of development
+# charges): no street's name either (the from-scratch dev set's development-charge decision).
+_GENERIC_V3 = re.compile(
+    rf"^(?:{'|'.join((*(h for h in _GENERIC_HEADS if h not in {'Haupt', 'Wald', 'Feld'}), 'Anbau'))})"
+    rf"(?:{'|'.join(h.lower() for h in _GENERIC_HEADS)})?[\- ]?(?:straße|strasse|gasse|allee)$",
+    re.IGNORECASE,
+)
+
+
+class StreetNameRecognizerV3(StreetNameRecognizerV2):
+    """Version 2, but no kind of road made of two kind words ("Gemeindeverbindungsstraße") and no
+    "Anbaustraße"."""
+
+    GENERIC = _GENERIC_V3

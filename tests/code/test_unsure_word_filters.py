@@ -1,0 +1,78 @@
+"""The filters that drop a model's unsure ordinary words (deid.anonymizer.components), in the
+versions that spare what the text itself names: a place after a residence, seat or authority
+cue (common_nouns@2), and a plot number's label word or a police rank dropped as no name
+(no_name_shape@2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid.anonymizer import components  # noqa: F401  (registers the chain's steps)
+from deid.anonymizer.chain import Chain, step
+from deid.schema import LOCATION, MODEL_SOURCE, ORGANIZATION, PERSON, SEAT, Span
+
+
+def _at(text: str, surface: str, label: str, nth: int = 0, score: float = 0.6) -> Span:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(surface, start + 1)
+    return Span(start, start + len(surface), label, score, MODEL_SOURCE)
+
+
+@pytest.mark.parametrize(
+    "text, place, names",
+    [
+        # a town that is also a noun's form, where the text names a place
+        ("Ihr Sohn Stefan Obermayr wohnt in Stephanskirchen.", "Stephanskirchen", []),
+        ("Der Angeklagte, wohnhaft in Laufen, räumte die Tat ein.", "Laufen", []),
+        ("Die Beklagte mit Sitz in Au betreibt eine Spedition.", "Au", []),
+        ("Das Grundstück FlNr. 1024 der Gemarkung Laufen ist unbebaut.", "Laufen", []),
+        ("Die Polizeiinspektion Laufen nahm den Unfall auf.", "Laufen", []),
+        # "in" right after a person's or a firm's name
+        ("Das Testament wurde vor der Notarin Dr. Ulrike Hagenauer in Laufen beurkundet.", "Laufen",
+         [("Ulrike Hagenauer", PERSON)]),
+        ("Die Beigeladene, die Bürgerwind GmbH in Laufen, trägt ihre Kosten.", "Laufen",
+         [("Bürgerwind GmbH", ORGANIZATION)]),
+    ],
+)  # fmt: skip
+def test_version_2_keeps_a_place_where_the_text_names_one(
+    text: str, place: str, names: list[tuple[str, str]]
+) -> None:
+    spans = sorted([_at(text, place, LOCATION), *(_at(text, n, label, score=0.99) for n, label in names)])
+    kept = Chain([step("common_nouns", 2)])(text, spans)
+    assert _at(text, place, LOCATION) in kept
+    assert _at(text, place, LOCATION) not in Chain([step("common_nouns", 1)])(text, spans)  # version 1 drops it
+
+
+@pytest.mark.parametrize(
+    "text, word, label",
+    [
+        # the same nouns in prose, or a place without a cue: unsure, they are dropped as before
+        ("Nach dem Laufen klagte der Zeuge über Schmerzen.", "Laufen", LOCATION),
+        ("Die Kirche feiert in Stephanskirchen ihre Feste, sagte der Zeuge Laufen.", "Laufen", PERSON),
+        ("Er war in Laufen und Springen gleichermaßen gut.", "Laufen", LOCATION),
+        ("Er wohnt in der Nähe der Stephanskirchen von Wien.", "Stephanskirchen", SEAT),
+    ],
+)
+def test_version_2_still_drops_an_unsure_noun_without_a_place_cue(text: str, word: str, label: str) -> None:
+    span = _at(text, word, label)
+    assert Chain([step("common_nouns", 2)])(text, [span]) == []
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("Der Kläger ist Eigentümer des Grundstücks FlNr. 862/14 der Gemarkung Mamming.", "FlNr"),
+        ("auf den Grundstücken FlNrn. 1183/4 und 1183/5 der Gemarkung Obertraubling", "FlNrn"),
+        ("als Eigentümerin des Grundstücks Flst. 318/7 eingetragen", "Flst"),
+        ("das Grundstück Flur-Nr. 687 an Thomas Kraußer verkauft", "Flur-Nr"),
+        # a police rank before the officer's name
+        ("Gegenüber dem Polizeibeamten POM Kagerer räumte der Antragsteller ein", "POM"),
+    ],
+)
+def test_no_name_shape_v2_drops_a_plot_numbers_label_word_or_a_rank(text: str, word: str) -> None:
+    span = _at(text, word, LOCATION)
+    assert Chain([step("no_name_shape", 2)])(text, [span]) == []
+    assert Chain([step("no_name_shape", 1)])(text, [span]) == [span]  # version 1 keeps its meaning
+    place = "Der Zeuge wohnt in Flintsbach."  # a name that begins so stays
+    assert Chain([step("no_name_shape", 2)])(place, [_at(place, "Flintsbach", LOCATION)]) != []
