@@ -189,7 +189,8 @@ register(RECOGNIZERS, 8, RecognizersConfig,
                      "('Sparkasse Berchtesgadener Land'); street_name.v3: no kind of road of two kind words "
                      "('Gemeindeverbindungsstraße') and no 'Anbaustraße'; business_name.v1: a small business by its "
                      "kind and owner ('des Vermessungsbüros Hausladen', 'die Metzgerei Pichlmaier'); officer_name.v1: a "
-                     "police officer's name after the rank ('der Zeuge PHM Gerstl')")(_recognizers_step(8))  # fmt: skip
+                     "police officer's name after the rank ('der Zeuge PHM Gerstl'); street_address.v5: a street whose "
+                     "name begins with an abbreviated title ('St.-Martin-Str. 18', 'Bgm.-Schmid-Str. 4')")(_recognizers_step(8))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -451,6 +452,13 @@ def consistency_v3(cfg: ConsistencyConfig) -> Step:
                       "4' … 'den Kirchplatz') and a postal code its town")  # fmt: skip
 def consistency_v4(cfg: ConsistencyConfig) -> Step:
     return _consistency(cfg, every_mention=True, adjacent_names=True, addresses=True)
+
+
+@register(CONSISTENCY, 5, ConsistencyConfig,
+          description="version 4, and a house number found in an address stands for it again after a "
+                      "house's or plot's word ('Ziegeleiweg 8, 10, 12, 14' … 'Die Grundstücke 10, 12, 14')")  # fmt: skip
+def consistency_v5(cfg: ConsistencyConfig) -> Step:
+    return _consistency(cfg, every_mention=True, adjacent_names=True, addresses=True, house_numbers=True)
 
 
 # --- the firm's legal form ----------------------------------------------------------------

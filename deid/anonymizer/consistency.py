@@ -141,6 +141,7 @@ def propagate(
     every_mention: bool = False,
     adjacent_names: bool = False,
     addresses: bool = False,
+    house_numbers: bool = False,
 ) -> list[Span]:
     """``spans`` plus every further occurrence of their surfaces (whole words only), not
     overlapping existing spans or ``blocked`` zones (kept judges, courts …).
@@ -156,6 +157,8 @@ def propagate(
     ``addresses``: a recognizer's fine label spreads as its type does (a street address as a
     street, a local bank as a firm), and an address spreads the street or town it names
     (:func:`address_names`), which counts as found in full.
+    ``house_numbers``: a house number found in an address stands for it again where a word for a
+    house or plot comes right before it (:func:`bare_house_numbers`).
     """
     spans = sorted(spans)
     found_at = Ranges((s.start, s.end) for s in spans)
@@ -196,7 +199,42 @@ def propagate(
             a, b = free[0]
             added.append(Span(a, b, label, round(score * 0.95, 4), "consistency"))
             added_at[a:b] = b"\x01" * (b - a)
+    if house_numbers:
+        taken = Ranges([*((s.start, s.end) for s in spans), *((s.start, s.end) for s in added)])
+        bare = bare_house_numbers(text, spans)
+        added += [s for s in bare if not (taken.overlaps(s.start, s.end) or blocked_at.overlaps(s.start, s.end))]
     return sorted(spans + added)
+
+
+# A house's or plot's word right before its bare number, or a list of them ("Die Grundstücke
+# 10, 12, 14", "das Anwesen Nr. 12", "den Häusern 3 und 5").
+_HOUSE_NUMBER = r"\d{1,4}(?:[ \u00a0]?[a-z](?![\w]))?"
+_HOUSE_WORDS = re.compile(
+    r"(?<![\w-])(?:Anwesen|Anwesens|Grundstücke?s?|Grundstücken|Haus|Hauses|Häuser|Häusern|Hausnummer|"
+    r"Hausnummern|Hausnr\.|Hs\.-?Nr\.)(?:[ \u00a0]Nrn?\.)?[ \u00a0]"
+    rf"(?P<list>{_HOUSE_NUMBER}(?:(?:,[ \u00a0]|[ \u00a0](?:und|bis|u\.)[ \u00a0]){_HOUSE_NUMBER})*)"
+    r"(?![\w/]|[.,]\d)(?![ \u00a0]?(?:%|Jahre|Jahren|Monate|Wochen|Tage|Tagen|Stunden|Euro|EUR|€|Uhr|m\b|km|qm|ha\b))"
+)
+_NUMBER_IN_ADDRESS = re.compile(rf"(?<![\w.,/])({_HOUSE_NUMBER})(?![\w/]|[.,]\d)")
+
+
+def bare_house_numbers(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Street spans for the house numbers that stand alone for an address found in the document
+    (consistency version 5): "Ziegeleiweg 8, 10, 12, 14" found, the later "Die Grundstücke 10, 12,
+    14" are those houses. Only a number an address span holds, only after a house's word."""
+    known: set[str] = set()
+    for s in spans:
+        if coarse_label(s.label) == STREET:
+            known.update(m.group(1) for m in _NUMBER_IN_ADDRESS.finditer(text, s.start, s.end))
+    if not known:
+        return []
+    out: list[Span] = []
+    for m in _HOUSE_WORDS.finditer(text):
+        for n in re.finditer(_HOUSE_NUMBER, text[m.start("list") : m.end("list")]):
+            if n.group() in known:
+                start = m.start("list") + n.start()
+                out.append(Span(start, start + len(n.group()), STREET, 0.9, "consistency"))
+    return out
 
 
 _ONE_LINE_GAP = re.compile(r"[ \t\u00a0]+")

@@ -181,3 +181,19 @@ def test_an_address_found_with_its_number_spreads_the_street_it_names() -> None:
     # version 3 spread neither; "Dorfstraße" alone is street_name.v1's (recognizers@4)
     assert old == ["1183/2", "Am Kirchplatz 4", "Dorfstraße 11", "93083 Obertraubling", "Dorfstraße",
                    "Ludwigstraße 6", "93047 Regensburg", "Am Ring 5"]  # fmt: skip
+
+
+def test_a_house_number_found_in_an_address_stands_for_it_again() -> None:
+    """The Bavarian dev half's neighbours' dispute: "Ziegeleiweg 8, 10, 12, 14" found with the
+    street, the later "Die Grundstücke 10, 12, 14" are the same houses (its gold marks them), and
+    "das Anwesen Nr. 12" too. A number the document's addresses do not hold, one that is a
+    plot's ("10/2") or counts something ("Haus 8 Tage"), stays; version 4 left them all."""
+    text = (
+        "Der Kläger ist Eigentümer der Grundstücke mit der Anschrift Ziegeleiweg 8, 10, 12, 14, "
+        "96482 Ahorn. Die Grundstücke 10, 12, 14 sind teilweise mit Garagen bebaut. Das Anwesen Nr. 12 "
+        "grenzt an die Grundstücke 20 und 10/2. Er blieb im Haus 8 Tage lang."
+    )
+    new = _through_chain(text, [], 5)
+    old = _through_chain(text, [], 4)
+    assert old == ["Ziegeleiweg 8", "10", "12", "14", "96482 Ahorn"]
+    assert new == [*old, "10", "12", "14", "12"]

@@ -12,6 +12,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV2,
     StreetAddressRecognizerV3,
     StreetAddressRecognizerV4,
+    StreetAddressRecognizerV5,
 )
 
 
@@ -110,6 +111,28 @@ def test_street_v3_table(marked: str) -> None:
 )
 def test_street_v4_table(marked: str) -> None:
     check_table_row(StreetAddressRecognizerV4(), marked, "STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a street named after a titled person or a saint, the title abbreviated before the hyphen
+        "Die Beklagte betreibt in der [[Bgm.-Schmid-Str. 4]] eine Gaststätte.",
+        "Er hatte seinen Wohnsitz bis 2019 in der [[St.-Martin-Str. 18]] in Landshut.",
+        "Die Beklagte hat ihren Sitz in der [[Dr.-Johann-Maier-Straße 3]], 93049 Regensburg.",
+        "Die Anwesen [[St.-Martin-Str. 18]], [[20]] und [[22]] sind betroffen.",
+        # version 4's rows keep their meaning
+        "Die Klägerin wohnt im Anwesen [[Am Mühlbach 3]], das an das Vorhabengrundstück grenzt.",
+        "Im Jahr 2019 und im Zeitraum 2015 bis 2018",
+        "vgl. Art.-Nr. 5 der Liste und BGH, Urt. v. 12.3.2019 – VI ZR 3/18",
+    ],
+)
+def test_street_v5_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV5(), marked, "STREET_ADDRESS")
+
+
+def test_version_4_keeps_its_meaning() -> None:
+    assert StreetAddressRecognizerV4().analyze("in der St.-Martin-Str. 18 und der Bgm.-Schmid-Str. 4") == []
 
 
 def test_version_3_keeps_its_meaning() -> None:

@@ -18,6 +18,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV2,
     StreetAddressRecognizerV3,
     StreetAddressRecognizerV4,
+    StreetAddressRecognizerV5,
 )
 from deid.anonymizer.recognizers.base import (
     Pattern,
@@ -162,6 +163,8 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.business_name.v1": BusinessNameRecognizer,
     # a police officer's name after the rank ("der Zeuge PHM Gerstl")
     "deid.recognizers.officer_name.v1": OfficerNameRecognizer,
+    # a street whose name begins with an abbreviated title ("St.-Martin-Str. 18")
+    "deid.recognizers.street_address.v5": StreetAddressRecognizerV5,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -185,7 +188,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
          "deid.recognizers.firm_name.v2": "deid.recognizers.firm_name.v1"},
         frozenset({"deid.recognizers.date_of_death.v1", "deid.recognizers.marriage_date.v1"})),
     8: ({"deid.recognizers.local_bank.v2": "deid.recognizers.local_bank.v1",
-         "deid.recognizers.street_name.v3": "deid.recognizers.street_name.v2"},
+         "deid.recognizers.street_name.v3": "deid.recognizers.street_name.v2",
+         "deid.recognizers.street_address.v5": "deid.recognizers.street_address.v4"},
         frozenset({"deid.recognizers.business_name.v1", "deid.recognizers.officer_name.v1"})),
 }  # fmt: skip
 

@@ -172,6 +172,30 @@ class StreetAddressRecognizerV4(StreetAddressRecognizerV3):
         )
 
 
+# Version 5: a street named after a titled person or a saint, the title abbreviated before the
+# hyphen ("St.-Martin-Str. 18", "Bgm.-Schmid-Str. 4", "Dr.-Johann-Maier-Straße 3"): version 4 saw
+# no street in it, so the model's part stood alone and the house number stayed in clear.
+_TITLE_BEFORE = r"(?:[A-ZÄÖÜ][a-zäöü]{1,5}\.-)?"
+_STREET_V5 = _STREET.replace(rf"(?:{_W}(?:-{_W})*-?{_SUFFIX}", rf"(?:{_TITLE_BEFORE}{_W}(?:-{_W})*-?{_SUFFIX}", 1).replace(
+    rf"|(?:{_W}-)+(?:{alternation(_STREET_NOUNS)})", rf"|{_TITLE_BEFORE}(?:{_W}-)+(?:{alternation(_STREET_NOUNS)})", 1
+)
+
+
+class StreetAddressRecognizerV5(StreetAddressRecognizerV4):
+    """Version 4, and a street whose name begins with an abbreviated title ("St.-Martin-Str.
+    18", "Bgm.-Schmid-Str. 4")."""
+
+    PATTERNS = (
+        Pattern("street_number", rf"(?<![\w-])(?P<value>{_STREET_V5}{_S}{_HOUSE}){NUM_RIGHT}{_NOT_A_MEASURE}", 0.8),
+        *list_item_patterns(
+            "house_number_item", rf"(?<![\w-]){_STREET_V5}{_S}", _HOUSE, _ITEM_SEP, 0.75, _MAX_ITEMS,
+            NUM_RIGHT + _NOT_A_MEASURE,
+        ),
+        _PARK_PATTERN,
+        _HAMLET_PATTERN,
+    )  # fmt: skip
+
+
 class PostalTownRecognizer(PatternRecognizer):
     """A German postal code and the town after it, where an address is written."""
 
