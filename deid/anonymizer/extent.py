@@ -24,7 +24,8 @@ what a decision written in clear spells out:
   ([Kirchberg] 14)", "[Thonhausen] 4, 85416 Langenbach"): a village without streets numbers its
   houses, and the model reads the village as a place or a person. In brackets or before a
   postcode the name and its number are an address; and a town after its postcode takes its
-  suffix too ("92318 Neumarkt i. d. OPf.") (the from-scratch dev set).
+  suffix too, on its own or at the end of an address span ("92318 Neumarkt i. d. OPf.") (the
+  from-scratch dev set).
 
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
@@ -55,6 +56,12 @@ _SUFFIX_AFTER = re.compile(rf"[ \u00a0]{_SUFFIX}(?![\wäöüß])")
 _TOWN_BEFORE = re.compile(rf"[A-ZÄÖÜ][\wäöüß\-]*[ \u00a0]{_SUFFIX}$")
 _PLACES = frozenset({LOCATION, SEAT})
 _TOWN_LABELS = frozenset({"POSTAL_TOWN"})  # version 3: "92318 Neumarkt [i. d. OPf.]" of an address
+_POSTAL_TOWN_END = re.compile(r"\d{5}[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*$")
+
+
+def _ends_in_town(text: str, span: Span) -> bool:
+    """A postal town's span, or an address span that ends with one (version 3)."""
+    return span.label in _TOWN_LABELS or _POSTAL_TOWN_END.search(text, span.start, span.end) is not None
 # where the town before a suffix is looked for: "Pfaffenhofen a. d. Ilm" fits many times over;
 # searching a megabyte-long span the model read as a place ("Gericht-Gericht-…") took minutes
 _TOWN_WINDOW = 160
@@ -110,7 +117,7 @@ def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
             if m is None or not _first_name(m.group(1)) or zones.overlaps(m.start(1), start):
                 break
             start = m.start(1)
-    elif span.label in _PLACES or (version >= 3 and span.label in _TOWN_LABELS):
+    elif span.label in _PLACES or (version >= 3 and _ends_in_town(text, span)):
         if (m := _SUFFIX_AFTER.match(text, end)) is not None and not zones.overlaps(end, m.end()):
             end = m.end()
         low = max(0, start - 60)  # a town and its suffix fit in the window; a longer span has none

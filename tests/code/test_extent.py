@@ -106,6 +106,8 @@ def test_version_2_takes_in_a_streets_head(text: str, given: tuple[str, str], ex
         # a town after its postcode takes its suffix
         ("vertreten durch Rechtsanwältin Reindl, Marktplatz 4, 92318 Neumarkt i. d. OPf., hält …",
          ("92318 Neumarkt", "POSTAL_TOWN"), ("92318 Neumarkt i. d. OPf.", "POSTAL_TOWN")),
+        ("vertreten durch die Kanzlei Wimmer, St.-Martin-Str. 18, 92318 Neumarkt i. d. OPf., hält …",
+         ("St.-Martin-Str. 18, 92318 Neumarkt", "STREET"), ("St.-Martin-Str. 18, 92318 Neumarkt i. d. OPf.", "STREET")),
         # a number that closes no bracket the name opened, or counts something, stays outside
         ("Die Zeugin Huber 14 Tage später erneut vernommen.", ("Huber", PERSON), ("Huber", PERSON)),
         ("(vgl. das Urteil des Landgerichts Passau 2, S. 4)", ("Passau", LOCATION), ("Passau", LOCATION)),
