@@ -48,7 +48,7 @@ from deid.schema import (
 )
 from deid.words.firms import extend_firms
 from deid.words.regions import is_region
-from deid.words.roles import placed
+from deid.words.roles import name_ends, placed
 from deid.words.vocab import POLICE_RANK
 
 MODEL = "model"
@@ -296,10 +296,11 @@ _PLACE_LABELS = frozenset({LOCATION, SEAT})
                       "name ('wohnt in Stephanskirchen', 'Notarin … in Laufen'; deid.words.roles.placed)")  # fmt: skip
 def common_nouns_v2(cfg: UnsureWordConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        ends = name_ends(context.candidates)  # once per document: a large one has many spans
         return [
             s for s in spans
             if not (unsure(s, cfg.min_score) and common_noun(text, s))
-            or (s.label in _PLACE_LABELS and placed(text, s, context.candidates))
+            or (s.label in _PLACE_LABELS and placed(text, s, ends))
         ]  # fmt: skip
 
     return run

@@ -61,7 +61,8 @@ _POSTAL_TOWN_END = re.compile(r"\d{5}[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*$")
 
 def _ends_in_town(text: str, span: Span) -> bool:
     """A postal town's span, or an address span that ends with one (version 3)."""
-    return span.label in _TOWN_LABELS or _POSTAL_TOWN_END.search(text, span.start, span.end) is not None
+    start = max(span.start, span.end - _TOWN_WINDOW)  # a megabyte-long span is searched at its end only
+    return span.label in _TOWN_LABELS or _POSTAL_TOWN_END.search(text, start, span.end) is not None
 # where the town before a suffix is looked for: "Pfaffenhofen a. d. Ilm" fits many times over;
 # searching a megabyte-long span the model read as a place ("Gericht-Gericht-…") took minutes
 _TOWN_WINDOW = 160

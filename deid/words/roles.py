@@ -157,15 +157,21 @@ _RESIDENCE_BEFORE = re.compile(
 _NAME_LABELS = frozenset({PERSON, ORGANIZATION})
 
 
-def placed(text: str, span: Span, neighbours: Sequence[Span] = ()) -> bool:
+def placed(text: str, span: Span, name_ends: frozenset[int] = frozenset()) -> bool:
     """Whether ``span`` (a place) stands where the text names a place: after a residence,
     birth or seat cue, an authority's word (:data:`SEAT_BEFORE`), or "in" right after a
-    person's or firm's name among ``neighbours`` ("Notarin Dr. Ulrike Hagenauer in Laufen").
-    A place whose name is also a noun's form ("Laufen", "Stephanskirchen") is a place there."""
+    person's or firm's name, one of whose spans ends at an offset in ``name_ends``
+    (:func:`name_ends`; "Notarin Dr. Ulrike Hagenauer in Laufen"). A place whose name is also a
+    noun's form ("Laufen", "Stephanskirchen") is a place there."""
     before = text[max(0, span.start - 120) : span.start]
     if _RESIDENCE_BEFORE.search(before) or SEAT_BEFORE.search(before):
         return True
-    return any(n.label in _NAME_LABELS and text[n.end : span.start] == " in " for n in neighbours)
+    return text[max(0, span.start - 4) : span.start] == " in " and span.start - 4 in name_ends
+
+
+def name_ends(spans: Sequence[Span]) -> frozenset[int]:
+    """Where the person and firm spans among ``spans`` end (what :func:`placed` looks up)."""
+    return frozenset(s.end for s in spans if s.label in _NAME_LABELS)
 
 
 def with_roles(text: str, spans: Sequence[Span]) -> list[Span]:
