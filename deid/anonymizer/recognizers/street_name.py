@@ -97,7 +97,8 @@ class StreetNameRecognizer(PatternRecognizer):
 # Version 2. The commonest street names are no road class: "Hauptstraße", "Waldstraße" and
 # "Feldstraße" name a village's streets; the bundled training and validation decisions write
 # none of them, in either sense.
-_GENERIC_V2 = _generic(tuple(h for h in _GENERIC_HEADS if h not in {"Haupt", "Wald", "Feld"}))
+_GENERIC_HEADS_V2 = tuple(h for h in _GENERIC_HEADS if h not in {"Haupt", "Wald", "Feld"})
+_GENERIC_V2 = _generic(_GENERIC_HEADS_V2)
 _NAME_V2 = _name((*_NOUNS, "Promenade", "Chaussee"))  # "Berliner Promenade"
 # A street named with a preposition, capitalized where no sentence begins: after a lowercase
 # word or a comma ("wohnt Am Hieb", "die Straße Zur Vogelhecke", "Anwesen, Auf der Pferdeweide"),
@@ -134,7 +135,7 @@ class StreetNameRecognizerV2(StreetNameRecognizer):
 # "Ortsverbindungsstraße") or name what it serves ("Anbaustraße", the law of development
 # charges): no street's name either (the from-scratch dev set's development-charge decision).
 _GENERIC_V3 = re.compile(
-    rf"^(?:{'|'.join((*(h for h in _GENERIC_HEADS if h not in {'Haupt', 'Wald', 'Feld'}), 'Anbau'))})"
+    rf"^(?:{'|'.join((*_GENERIC_HEADS_V2, 'Anbau'))})"
     rf"(?:{'|'.join(h.lower() for h in _GENERIC_HEADS)})?[\- ]?(?:straße|strasse|gasse|allee)$",
     re.IGNORECASE,
 )
