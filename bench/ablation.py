@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "elements": full_total.tp + full_total.fp + full_total.fn + full_total.tn,
         "max_documents": args.max_documents or None,
         "threshold": cfg.model.threshold,
-        "quantize": cfg.quantize,
+        "quantize": cfg.model.quantize,
         "beta": BETA,
         "bootstrap": BOOTSTRAP,
         "model_seconds": round(model_seconds, 1),

@@ -47,8 +47,10 @@ from deid.schema import (
     merge_spans,
 )
 from deid.words.firms import extend_firms
+from deid.words.gazetteer import ends_in_surname_head
 from deid.words.regions import is_region
 from deid.words.roles import name_ends, placed
+from deid.words.shape_cues import is_role
 from deid.words.vocab import POLICE_RANK
 
 MODEL = "model"
@@ -313,6 +315,32 @@ def plain_compounds_v1(cfg: UnsureWordConfig) -> Step:
         return [
             s for s in spans
             if not (unsure(s, cfg.min_score) and lone_compound(text, s, _is_attached(text, s, context)))
+        ]  # fmt: skip
+
+    return run
+
+
+_WORD_BEFORE = re.compile(r"(\S+)\s+$")
+
+
+def _after_role(text: str, span: Span) -> bool:
+    """Whether the word before ``span`` names a person's role or title ("der Angeklagte
+    Trosthuber", "Dr. Hopfeneder", "Staatsanwältin Bühlmoser")."""
+    before = _WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
+    return bool(before) and is_role(before.group(1).rstrip(",:"))
+
+
+@register(PLAIN_COMPOUNDS, 2, UnsureWordConfig, filter=True,
+          description="plain_compounds@1, but a compound built like a surname stays: one ending in a "
+                      "surname that ends many surnames of the list ('Trosthuber', 'Wolkenhammer'; "
+                      "deid.words.gazetteer.surname_heads), or one after a person's role or title "
+                      "('der Zeuge Schneedreher')")  # fmt: skip
+def plain_compounds_v2(cfg: UnsureWordConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [
+            s for s in spans
+            if not (unsure(s, cfg.min_score) and lone_compound(text, s, _is_attached(text, s, context)))
+            or ends_in_surname_head(text[s.start : s.end]) or _after_role(text, s)
         ]  # fmt: skip
 
     return run

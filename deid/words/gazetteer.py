@@ -27,6 +27,30 @@ def person_and_place_names() -> frozenset[str]:
     return frozenset(names | first_names())
 
 
+SURNAME_HEAD_MIN = 10  # surnames of the list that end in a head for it to make surnames
+
+
+@cache
+def surname_heads() -> frozenset[str]:
+    """Surnames of the list (lower case, 4 letters or more) that end at least
+    :data:`SURNAME_HEAD_MIN` longer surnames of it ("huber": "Oberhuber", "Niederhuber" …;
+    "moser", "hammer", "thaler"): a word ending in one is built like a surname, however
+    ordinary its parts ("Trosthuber" = "Trost" + "Huber")."""
+    surnames = {name.lower() for name in read_lines("surnames.txt.xz") if name.isalpha()}
+    ends: dict[str, int] = {}
+    for name in surnames:
+        for cut in range(3, len(name) - 3):
+            ends[name[cut:]] = ends.get(name[cut:], 0) + 1
+    return frozenset(head for head, n in ends.items() if n >= SURNAME_HEAD_MIN and head in surnames)
+
+
+def ends_in_surname_head(word: str) -> bool:
+    """Whether ``word`` is a longer word ending in one of :func:`surname_heads`."""
+    lower = word.lower()
+    heads = surname_heads()
+    return any(lower[cut:] in heads for cut in range(3, len(lower) - 3))
+
+
 @cache
 def first_names() -> frozenset[str]:
     """Every first name of the raw list (first_names.tsv.xz: name, gender, count)."""

@@ -76,3 +76,36 @@ def test_no_name_shape_v2_drops_a_plot_numbers_label_word_or_a_rank(text: str, w
     assert Chain([step("no_name_shape", 1)])(text, [span]) == [span]  # version 1 keeps its meaning
     place = "Der Zeuge wohnt in Flintsbach."  # a name that begins so stays
     assert Chain([step("no_name_shape", 2)])(place, [_at(place, "Flintsbach", LOCATION)]) != []
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        # compounds of ordinary words the model took for names (LER dev half's kinds)
+        ("Die Ampel zeigte Rotlicht, nachdem sie zuvor fünf Sekunden Gelblicht gezeigt hatte.", "Gelblicht"),
+        ("Den Gurt hatte er hinter seinem Rücken in das Gurtschloss gesteckt.", "Gurtschloss"),
+        ("In Eilfällen steht vorläufiger Rechtsschutz offen.", "Eilfällen"),
+        ("lieferte die Firma Fleischprodukte, unter anderem Speck, in die Ukraine", "Fleischprodukte"),
+    ],
+)
+def test_plain_compounds_v2_drops_an_unsure_compound_of_ordinary_words(text: str, word: str) -> None:
+    span = _at(text, word, ORGANIZATION)
+    assert Chain([step("plain_compounds", 2)])(text, [span]) == []
+    assert Chain([step("plain_compounds", 2)])(text, [_at(text, word, ORGANIZATION, score=0.97)]) != []  # sure
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        # built like a surname: its end is a surname that ends many others ("-huber", "-moser")
+        ("Das Landgericht hat ihn verurteilt; Trosthuber legte Revision ein.", "Trosthuber"),
+        ("Die Lieferungen bestellte Vogelmoser, einer der Geschäftsführer.", "Vogelmoser"),
+        # after a person's role or title, whatever its parts
+        ("Die Revision des Angeklagten Schneedreher ist unbegründet.", "Schneedreher"),
+        ("Der Zeuge Dr. Glockenwirt bestätigte das.", "Glockenwirt"),
+    ],
+)
+def test_plain_compounds_v2_keeps_a_compound_built_like_a_surname(text: str, word: str) -> None:
+    span = _at(text, word, PERSON)
+    assert Chain([step("plain_compounds", 2)])(text, [span]) == [span]
+    assert Chain([step("plain_compounds", 1)])(text, [span]) == []  # version 1 keeps its meaning
