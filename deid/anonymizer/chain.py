@@ -41,6 +41,9 @@ class ChainContext:
     zones: list[Span] = field(default_factory=list)
     candidates: tuple[Span, ...] = ()
     attached: frozenset[tuple[int, int]] | None = None  # cache of the filters (deid.anonymizer.components)
+    # the anonymization profile of the chain's policy step (None: the chain has none), for the
+    # filters whose doubt a profile settles (plain_compounds@2)
+    profile: str | None = None
 
 
 Step = Callable[[str, list[Span], ChainContext], list[Span]]
@@ -238,6 +241,7 @@ class Chain:
 
     def __init__(self, chain: Sequence[StepConfig]) -> None:
         self.config = tuple(chain)
+        self.profile = next((getattr(e.config, "profile", None) for e in self.config if e.name == "policy"), None)
         self.steps: list[tuple[str, bool, Step]] = []
         for entry in self.config:
             found = component(entry.name, entry.version)
@@ -246,7 +250,7 @@ class Chain:
 
     def __call__(self, text: str, spans: list[Span], deadline: Deadline | None = None) -> list[Span]:
         deadline = deadline or Deadline(0)
-        context = ChainContext()
+        context = ChainContext(profile=self.profile)
         filtering = False
         for name, is_filter, run in self.steps:
             if is_filter and not filtering:  # the neighbours every filter judges by

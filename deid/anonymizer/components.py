@@ -330,13 +330,26 @@ def _after_role(text: str, span: Span) -> bool:
     return bool(before) and is_role(before.group(1).rstrip(",:"))
 
 
-@register(PLAIN_COMPOUNDS, 2, UnsureWordConfig, filter=True,
-          description="plain_compounds@1, but a compound built like a surname stays: one ending in a "
-                      "surname that ends many surnames of the list ('Trosthuber', 'Wolkenhammer'; "
-                      "deid.words.gazetteer.surname_heads), or one after a person's role or title "
-                      "('der Zeuge Schneedreher')")  # fmt: skip
-def plain_compounds_v2(cfg: UnsureWordConfig) -> Step:
+@dataclass(frozen=True)
+class DoubtConfig(UnsureWordConfig):
+    # the profiles that drop such a word; strict keeps it: when in doubt, neutralize
+    # (docs/anonymization-policy.md)
+    profiles: tuple[str, ...] = ("federal",)
+
+    def __post_init__(self) -> None:
+        for name in self.profiles:
+            check_profile(name)
+
+
+@register(PLAIN_COMPOUNDS, 2, DoubtConfig, filter=True,
+          description="plain_compounds@1 under the federal profile only (strict: when in doubt, neutralize), "
+                      "and a compound built like a surname stays: one ending in a surname that ends many "
+                      "surnames of the list ('Trosthuber', 'Wolkenhammer'; deid.words.gazetteer.surname_heads), "
+                      "or one after a person's role or title ('der Zeuge Schneedreher')")  # fmt: skip
+def plain_compounds_v2(cfg: DoubtConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        if (context.profile or DEFAULT_PROFILE) not in cfg.profiles:
+            return spans
         return [
             s for s in spans
             if not (unsure(s, cfg.min_score) and lone_compound(text, s, _is_attached(text, s, context)))

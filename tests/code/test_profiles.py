@@ -157,6 +157,29 @@ def test_the_role_of_a_date_or_a_place_in_the_file(text: str, surface: str, labe
     assert role_label(text, span) == label
 
 
+@pytest.mark.parametrize(
+    ("text", "word", "kept_under_federal"),
+    [
+        # a compound of ordinary words the model doubts: strict neutralizes it (when in doubt)
+        ("Die Ampel zeigte Rotlicht, nachdem sie zuvor fünf Sekunden Gelblicht gezeigt hatte.", "Gelblicht", False),
+        ("In Eilfällen steht vorläufiger Rechtsschutz offen.", "Eilfällen", False),
+        # ... federal too where it is built like a surname or follows a person's role
+        ("Das Landgericht hat ihn verurteilt; Trosthuber legte Revision ein.", "Trosthuber", True),
+        ("Die Revision des Angeklagten Schneedreher ist unbegründet.", "Schneedreher", True),
+    ],
+)  # fmt: skip
+def test_a_word_the_model_doubts_is_neutralized_under_strict_only(text: str, word: str, kept_under_federal: bool) -> None:
+    start = text.index(word)
+    doubted = [Span(start, start + len(word), "PERSON", 0.6, "model")]
+    for profile in (STRICT, FEDERAL):
+        pipeline = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": profile})
+        found = [text[s.start : s.end] for s in pipeline.analyze_many([text], [doubted])[0]]
+        assert found == ([word] if profile == STRICT or kept_under_federal else [])
+    sure = [Span(start, start + len(word), "PERSON", 0.97, "model")]  # a sure model span stays under both
+    pipeline = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": FEDERAL})
+    assert [text[s.start : s.end] for s in pipeline.analyze_many([text], [sure])[0]] == [word]
+
+
 def test_policy_version_1_neutralizes_every_date_as_it_was_gated() -> None:
     text = "Mit Schriftsatz vom 06.04.2023 nahm die Klägerin Stellung."
     spans = spans_of(text, ("06.04.2023", "DATE"))

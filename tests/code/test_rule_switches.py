@@ -140,9 +140,11 @@ def test_plain_compound_switch(gold):
     )  # fmt: skip
     unsure = model_span(doc.text, m)
     off = ("recognizers", "consistency")
-    assert run(doc.text, [unsure], off=off) == []
-    assert run(doc.text, [unsure], off=(*off, "plain_compounds")) == [unsure]
-    assert run(doc.text, [unsure], off=(*off, "common_nouns")) == []
+    federal = PipelineConfig().configured("policy", profile="federal")  # strict keeps what it doubts
+    assert run(doc.text, [unsure], federal, off=off) == []
+    assert run(doc.text, [unsure], federal, off=(*off, "plain_compounds")) == [unsure]
+    assert run(doc.text, [unsure], federal, off=(*off, "common_nouns")) == []
+    assert run(doc.text, [unsure], off=off) == [unsure]
 
 
 def test_public_words_switch(gold):
