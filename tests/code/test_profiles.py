@@ -12,7 +12,14 @@ from __future__ import annotations
 import pytest
 
 from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
-from deid.anonymizer.profiles import FEDERAL, STRICT, TABLE, ProfileError, apply_profile, policy_table
+from deid.anonymizer.profiles import (
+    FEDERAL,
+    STRICT,
+    TABLE,
+    ProfileError,
+    apply_profile,
+    policy_table,
+)
 from deid.evaluation.profiles import set_aside, under_profile
 from deid.schema import PROFILES, Document, Span
 from deid.words.gazetteer import is_big_city
