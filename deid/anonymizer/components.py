@@ -49,8 +49,7 @@ from deid.schema import (
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import ends_in_surname_head
 from deid.words.regions import is_region
-from deid.words.roles import name_ends, placed
-from deid.words.shape_cues import is_role
+from deid.words.roles import after_person_role, name_ends, placed
 from deid.words.vocab import POLICE_RANK
 
 MODEL = "model"
@@ -320,16 +319,6 @@ def plain_compounds_v1(cfg: UnsureWordConfig) -> Step:
     return run
 
 
-_WORD_BEFORE = re.compile(r"(\S+)\s+$")
-
-
-def _after_role(text: str, span: Span) -> bool:
-    """Whether the word before ``span`` names a person's role or title ("der Angeklagte
-    Trosthuber", "Dr. Hopfeneder", "Staatsanwältin Bühlmoser")."""
-    before = _WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
-    return bool(before) and is_role(before.group(1).rstrip(",:"))
-
-
 @dataclass(frozen=True)
 class DoubtConfig(UnsureWordConfig):
     # the profiles that drop such a word; strict keeps it: when in doubt, neutralize
@@ -353,7 +342,7 @@ def plain_compounds_v2(cfg: DoubtConfig) -> Step:
         return [
             s for s in spans
             if not (unsure(s, cfg.min_score) and lone_compound(text, s, _is_attached(text, s, context)))
-            or ends_in_surname_head(text[s.start : s.end]) or _after_role(text, s)
+            or ends_in_surname_head(text[s.start : s.end]) or after_person_role(text, s)
         ]  # fmt: skip
 
     return run

@@ -44,11 +44,18 @@ def surname_heads() -> frozenset[str]:
     return frozenset(head for head, n in ends.items() if n >= SURNAME_HEAD_MIN and head in surnames)
 
 
+@cache
+def _longest_surname_head() -> int:
+    return max(map(len, surname_heads()), default=0)
+
+
 def ends_in_surname_head(word: str) -> bool:
-    """Whether ``word`` is a longer word ending in one of :func:`surname_heads`."""
+    """Whether ``word`` is a longer word ending in one of :func:`surname_heads` (only its last
+    characters are looked at, however long the word)."""
     lower = word.lower()
     heads = surname_heads()
-    return any(lower[cut:] in heads for cut in range(3, len(lower) - 3))
+    first = max(3, len(lower) - _longest_surname_head())
+    return any(lower[cut:] in heads for cut in range(first, len(lower) - 3))
 
 
 @cache

@@ -30,6 +30,7 @@ from deid.schema import (
     SEAT,
     Span,
 )
+from deid.words.shape_cues import is_role
 from deid.words.vocab import MONTH_WORDS
 
 # People whose names the strict profile neutralizes and the federal one keeps where printed:
@@ -167,6 +168,16 @@ def placed(text: str, span: Span, name_ends: frozenset[int] = frozenset()) -> bo
     if _RESIDENCE_BEFORE.search(before) or SEAT_BEFORE.search(before):
         return True
     return text[max(0, span.start - 4) : span.start] == " in " and span.start - 4 in name_ends
+
+
+_WORD_BEFORE = re.compile(r"(\S+)\s+$")
+
+
+def after_person_role(text: str, span: Span) -> bool:
+    """Whether the word before ``span`` names a person's role or title ("der Angeklagte
+    Trosthuber", "Dr. Hopfeneder", "Staatsanwältin Bühlmoser"): a name stands there."""
+    before = _WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
+    return bool(before) and is_role(before.group(1).rstrip(",:"))
 
 
 def name_ends(spans: Sequence[Span]) -> frozenset[int]:
