@@ -68,6 +68,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "EMAIL": CONTACT,
     "URL": CONTACT,
     "PHONE": CONTACT,
+    "HANDLE": CONTACT,  # a user name on a platform: unter dem Nutzernamen „laaber_deals94“
     "DATE_OF_BIRTH": DATE,
     "DATE_OF_DEATH": DATE,
     "DATE_OF_MARRIAGE": DATE,

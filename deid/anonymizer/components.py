@@ -192,6 +192,13 @@ register(RECOGNIZERS, 8, RecognizersConfig,
                      "kind and owner ('des Vermessungsbüros Hausladen', 'die Metzgerei Pichlmaier'); officer_name.v1: a "
                      "police officer's name after the rank ('der Zeuge PHM Gerstl'); street_address.v5: a street whose "
                      "name begins with an abbreviated title ('St.-Martin-Str. 18', 'Bgm.-Schmid-Str. 4')")(_recognizers_step(8))  # fmt: skip
+register(RECOGNIZERS, 9, RecognizersConfig,
+         description="recognizers@8 with contract_number.v6: a patient's or case's number ('Patientennummer "
+                     "PN-0042197', 'Fallnummer …') and an identification number by its plain label ('steuerliche "
+                     "Identifikationsnummer lautet …'); iban.v2: a German IBAN after its label whatever its "
+                     "check digits; handle.v1: a user name on a platform ('unter dem Nutzernamen "
+                     "„laaber_deals94“'); clinic_name.v1: a clinic's name after its kind word ('im RoMed Klinikum "
+                     "Wasserburg', 'Krankenhaus Mühldorf')")(_recognizers_step(9))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -247,6 +254,9 @@ register(KEEP_ZONES, 7, KeepZonesConfig, filter=True,
          description="keep_zones@6; an authority's file number after 'Az.'/'Aktenzeichen' and before its "
                      "office's name is no court's ('Aktenzeichen 8.2-1234567 der Zentralen "
                      "Bußgeldstelle')")(_keep_zones_step(7))  # fmt: skip
+register(KEEP_ZONES, 8, KeepZonesConfig, filter=True,
+         description="keep_zones@7; an office's capitals before a number joined by hyphens or dots after "
+                     "'Az.' are an authority's file number, no court ('Az. SG 32-1431.2/22-187')")(_keep_zones_step(8))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -492,6 +502,15 @@ def consistency_v5(cfg: ConsistencyConfig) -> Step:
     return _consistency(cfg, every_mention=True, adjacent_names=True, addresses=True, house_numbers=True)
 
 
+@register(CONSISTENCY, 6, ConsistencyConfig,
+          description="version 5, and the surname of a name found in full that is an ordinary word too "
+                      "spreads where a person's role or title stands before it ('Raimund Schäffler' … 'der "
+                      "Sachverständige Schäffler')")  # fmt: skip
+def consistency_v6(cfg: ConsistencyConfig) -> Step:
+    return _consistency(cfg, every_mention=True, adjacent_names=True, addresses=True, house_numbers=True,
+                        role_mentions=True)  # fmt: skip
+
+
 # --- the firm's legal form ----------------------------------------------------------------
 
 
@@ -528,6 +547,15 @@ def legal_form_v3(cfg: LegalFormConfig) -> Step:
                       "after a plus ('Steinberger + Partner'), a recognizer's firm (FIRM_NAME) extends too")  # fmt: skip
 def legal_form_v4(cfg: LegalFormConfig) -> Step:
     return _legal_form(cfg, version=4)
+
+
+@register(LEGAL_FORM, 5, LegalFormConfig,
+          description="version 4, and a second partner's name after an ampersand belongs to the firm "
+                      "('die Rechtsanwälte Hartl & Sperl', where the model found 'Hartl'; not an ordinary "
+                      "noun: '& Sohn'), and a name before an insolvency administrator's, tax adviser's or "
+                      "auditor's practice is the practice ('Vilsmeier Insolvenzverwaltung')")  # fmt: skip
+def legal_form_v5(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, version=5)
 
 
 def _legal_form(cfg: LegalFormConfig, version: int) -> Step:
@@ -568,6 +596,10 @@ register(EXTENT, 3, NoConfig,
                      "('Georg Niedermeier (Kirchberg 14)') or before a postcode ('Thonhausen 4, 85416 "
                      "Langenbach'): a village's numbered house; a postal town's suffix ('92318 Neumarkt i. d. "
                      "OPf.')")(_extent_step(3))  # fmt: skip
+register(EXTENT, 4, NoConfig,
+         description="extent@3 and an identifier's whole token: the model's digits of 'CHA-J-0612' or "
+                     "'SG 32-1431.2/22-187' grow over the letters and parts joined to them by hyphens, dots "
+                     "or slashes")(_extent_step(4))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span, coarse_lab
 from deid.words.firms import name_part
 from deid.words.gazetteer import is_big_city
 from deid.words.ordinary import is_ordinary_word, known_name
+from deid.words.roles import after_person_role
 from deid.words.shape_cues import is_role
 from deid.words.vocab import STREET_WORD
 
@@ -142,6 +143,7 @@ def propagate(
     adjacent_names: bool = False,
     addresses: bool = False,
     house_numbers: bool = False,
+    role_mentions: bool = False,
 ) -> list[Span]:
     """``spans`` plus every further occurrence of their surfaces (whole words only), not
     overlapping existing spans or ``blocked`` zones (kept judges, courts …).
@@ -159,6 +161,9 @@ def propagate(
     (:func:`address_names`), which counts as found in full.
     ``house_numbers``: a house number found in an address stands for it again where a word for a
     house or plot comes right before it (:func:`bare_house_numbers`).
+    ``role_mentions``: the surname of a name found in full that is an ordinary word too
+    ("Raimund Schäffler", "Theresia Kranz") spreads where a person's role or title stands right
+    before a mention ("der Sachverständige Schäffler", "Frau Kranz"), and nowhere else.
     """
     spans = sorted(spans)
     found_at = Ranges((s.start, s.end) for s in spans)
@@ -166,6 +171,8 @@ def propagate(
     added_at = bytearray(len(text))  # 1 where a span was added (they never overlap)
     found: dict[str, tuple[str, float]] = {}
     in_full: set[str] = set()  # variants of a span of several words
+    after_role: set[str] = set()  # surnames that are ordinary words: only after a role (role_mentions)
+    anywhere: set[str] = set()  # variants some span lets spread to every mention
     for s in spans + (_adjacent_names(text, spans) if adjacent_names else []):
         label = coarse_label(s.label) if addresses else s.label
         if label not in _PROPAGATED or (s.score is not None and s.score < min_score):
@@ -175,8 +182,12 @@ def propagate(
         named = address_names(surface, label) if addresses else set()
         for v in variants(surface, label, every_mention=every_mention) | named:
             surname = several_words and label == PERSON and v != surface.strip()
-            if v in stopwords or (v not in named and _common_word(v, surname)):
+            if v in stopwords:
                 continue
+            role_only = v not in named and _common_word(v, surname)
+            if role_only and not (role_mentions and surname and " " not in v):
+                continue
+            (after_role if role_only else anywhere).add(v)
             if several_words or v in named:
                 in_full.add(v)
             score = s.score if s.score is not None else 1.0
@@ -188,6 +199,8 @@ def propagate(
     for v, (label, score) in sorted(found.items(), key=lambda kv: -len(kv[0])):
         mentions = sorted({m for f in forms[v] for m in words.mentions(f)})
         mentions = [(a, b) for a, b in mentions if not blocked_at.overlaps(a, b)]
+        if v in after_role and v not in anywhere:
+            mentions = [(a, b) for a, b in mentions if after_person_role(text, Span(a, b, label))]
         if v not in in_full and sum(found_at.overlaps(a, b) for a, b in mentions) < min_share * len(mentions):
             continue
         for mention in mentions:

@@ -27,6 +27,16 @@ what a decision written in clear spells out:
   suffix too, on its own or at the end of an address span ("92318 Neumarkt i. d. OPf.") (the
   from-scratch dev set).
 
+* version 4: a number's whole token ("CHA-J-[0612]", "SG 32-[1431].[2/22]-187"): the model
+  reads the digits of an identifier and leaves its letters and the parts after a hyphen, so an
+  identifier span that starts or ends inside a token of letters and digits joined by hyphens,
+  dots or slashes grows to the whole token (not its brackets or a sentence's full stop) (the
+  from-scratch dev set); a surname after a first name the model found alone ("von ihrer Mutter
+  [Theresia] Kranz": a surname of the bundled list that is no frequent word, so not "Anna
+  Geld"); a first name before a span the model read as some other detail ("Der Kläger,
+  Christoph [Obermüller]", where the one word "Obermüller" was OTHER: the two are a person); and a room or
+  flat after an address ("Edlmairstraße 6, Zimmer 214").
+
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
 """
@@ -37,9 +47,10 @@ import re
 from collections.abc import Iterable, Sequence
 
 from deid.anonymizer.consistency import Ranges
-from deid.schema import LOCATION, OTHER, PERSON, SEAT, STREET, Span, coarse_label
-from deid.words.gazetteer import first_names
+from deid.schema import ID, LOCATION, OTHER, PERSON, SEAT, STREET, Span, coarse_label
+from deid.words.gazetteer import first_names, surnames
 from deid.words.ordinary import is_ordinary_word
+from deid.words.shapes import zipf
 from deid.words.vocab import (
     FIELD_STREET_WORD,
     LOWER,
@@ -57,6 +68,18 @@ _TOWN_BEFORE = re.compile(rf"[A-ZÄÖÜ][\wäöüß\-]*[ \u00a0]{_SUFFIX}$")
 _PLACES = frozenset({LOCATION, SEAT})
 _TOWN_LABELS = frozenset({"POSTAL_TOWN"})  # version 3: "92318 Neumarkt [i. d. OPf.]" of an address
 _POSTAL_TOWN_END = re.compile(r"\d{5}[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*$")
+# version 4: an identifier's token: parts of letters and digits joined by - . / (one digit at least)
+_LONGEST_TOKEN = 40
+_TOKEN_BEFORE = re.compile(r"[^\s]{0,40}$")
+_TOKEN_AFTER = re.compile(r"[^\s]{0,40}")
+_TRAILING = ".,;:)]"
+# a surname after a first name alone: one of the bundled list, no frequent word (Zipf below this)
+_SURNAME_AFTER = re.compile(r"[ \u00a0]([A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?![\w\-])")
+_SURNAME_MAX_ZIPF = 4.5
+_ONE_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?")  # a surname-like OTHER span
+# a room or flat after an address: ", Zimmer 214", ", Wohnung 12", ", App. 3"
+_ROOM_AFTER = re.compile(r",[ \u00a0](?:Zimmer|Zi\.|Wohnung|Whg\.|Appartement|Apartment|App\.)[ \u00a0](?:Nr\.[ \u00a0])?\d{1,4}[a-z]?(?![\w\-])")
+_JOINED_TOKEN = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:[-./][A-Za-zÄÖÜäöü0-9]+)*")
 
 
 def _ends_in_town(text: str, span: Span) -> bool:
@@ -106,7 +129,65 @@ def _street_head(text: str, start: int, street: bool, zones: Ranges) -> int:
     return start
 
 
+def _whole_token(text: str, span: Span, zones: Ranges) -> Span:
+    """An identifier span grown to the token of joined parts it starts or ends inside (version 4)."""
+    low = max(0, span.start - _LONGEST_TOKEN)
+    start = span.start - len(_TOKEN_BEFORE.search(text, low, span.start).group())  # type: ignore[union-attr]
+    end = _TOKEN_AFTER.match(text, span.end).end()  # type: ignore[union-attr]
+    token = text[start:end]
+    while token and token[-1] in _TRAILING:
+        token, end = token[:-1], end - 1
+    while token and token[0] in "([":
+        token, start = token[1:], start + 1
+    if (start, end) == (span.start, span.end) or not _JOINED_TOKEN.fullmatch(token) or zones.overlaps(start, end):
+        return span
+    return Span(start, end, span.label, span.score, span.source)
+
+
+def _surname_after(text: str, span: Span, zones: Ranges) -> int:
+    """Where a surname after a person span that is a first name alone ends, else the span's end
+    (version 4)."""
+    if not _first_name(text[span.start : span.end]):
+        return span.end
+    m = _SURNAME_AFTER.match(text, span.end)
+    if m is None or zones.overlaps(span.end, m.end()):
+        return span.end
+    name = m.group(1)
+    if name.split("-")[-1] not in surnames() or zipf(name) >= _SURNAME_MAX_ZIPF:
+        return span.end
+    return m.end()
+
+
+def _room_after(text: str, span: Span, zones: Ranges) -> int:
+    """Where a room or flat after an address span ends, else the span's end (version 4)."""
+    m = _ROOM_AFTER.match(text, span.end)
+    return m.end() if m is not None and not zones.overlaps(span.end, m.end()) else span.end
+
+
+def _first_name_before(text: str, span: Span, zones: Ranges) -> bool:
+    """Whether a first name of the list stands right before ``span`` (outside keep zones)."""
+    m = _WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
+    return m is not None and _first_name(m.group(1)) and not zones.overlaps(m.start(1), span.start)
+
+
+def _named_person_or_room(text: str, span: Span, zones: Ranges) -> Span:
+    """Version 4's person and address parts: a one-word OTHER span after a first name is a
+    person (the first name joins in :func:`_grown`), a first name alone takes the surname after
+    it, an address the room after it."""
+    if span.label == OTHER and _ONE_WORD.fullmatch(text, span.start, span.end) and _first_name_before(text, span, zones):
+        span = Span(span.start, span.end, PERSON, span.score, span.source)
+    if span.label == PERSON:
+        return Span(span.start, _surname_after(text, span, zones), span.label, span.score, span.source)
+    if coarse_label(span.label) == STREET:
+        return Span(span.start, _room_after(text, span, zones), span.label, span.score, span.source)
+    return span
+
+
 def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
+    if version >= 4 and coarse_label(span.label) == ID:
+        return _whole_token(text, span, zones)
+    if version >= 4:
+        span = _named_person_or_room(text, span, zones)
     if version >= 3 and (address := _address(text, span, zones)) is not None:
         span = address
     start, end = span.start, span.end

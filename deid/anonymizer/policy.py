@@ -63,6 +63,13 @@ CASE_NUMBER_V4 = re.compile(
 # Landratsamts") was kept (probes written like Bavarian decisions; the same zones on the
 # training, validation and dev texts)
 CASE_NUMBER_V7 = re.compile(CASE_NUMBER_V4.pattern.replace(r"(?=[\w/.\-]+\s\w)", r"(?=[\w/.\-]{1,8}\s\w)"))
+# version 8: after "Az." an office's capitals and a number joined by hyphens, dots or slashes
+# ("Az. SG 32-1431.2/22-187", the permit recognizer's office prefix) are an authority's file
+# number, no court's "SG 32" (the from-scratch dev set; no other zone changes on the training,
+# validation and dev texts)
+_OFFICE_NUMBER = r"[A-Z]{1,4}\s\d+[-.]\d+[-./]"
+CASE_NUMBER_V8 = re.compile(CASE_NUMBER_V7.pattern.replace(r"(?=[\w/.\-]{1,8}\s\w)", rf"(?=[\w/.\-]{{1,8}}\s\w)(?!{_OFFICE_NUMBER})"))
+_OFFICE_NUMBER_AFTER = re.compile(r"[ \u00a0]\d+[-.]\d+[-./]")  # "SG 32-1431.2/…": no court "SG"
 STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
     # the law's abbreviation on the same line: across a line break "DE89 …" (an IBAN) would be one
@@ -206,7 +213,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)  # the versions of the chain's keep_zones component
 
 
 def keep_zones(
@@ -221,7 +228,8 @@ def keep_zones(
     :data:`LITERATURE_CITATION_V4`), 5 the Bundeswehr's regulations (:data:`REGULATION`) and
     the parties of a European court's case (:data:`EU_CASE_PARTIES`, :func:`_echr_case_names`),
     6 a firm's "AG"/"KG" before "in" and its seat (:func:`court_zones`), 7 an authority's
-    file number before its office's name (:data:`CASE_NUMBER_V7`)."""
+    file number before its office's name (:data:`CASE_NUMBER_V7`), 8 one after an office's
+    capitals ("Az. SG 32-1431.2/22-187": :data:`CASE_NUMBER_V8`, :func:`court_zones`)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -229,7 +237,8 @@ def keep_zones(
     if cfg.courts:
         zones += court_zones(text, version)
     if cfg.case_numbers:
-        numbers = (CASE_NUMBER_V7 if version >= 7 else CASE_NUMBER_V4 if version >= 4
+        numbers = (CASE_NUMBER_V8 if version >= 8 else CASE_NUMBER_V7 if version >= 7
+                   else CASE_NUMBER_V4 if version >= 4
                    else CASE_NUMBER_V3 if version == 3 else CASE_NUMBER)  # fmt: skip
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)]
     echr = cfg.citations and version >= 5
@@ -328,7 +337,9 @@ def court_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span
     but not "das Landgericht Schmidt als Zeugen"). From version 3 on, "AG" and "KG" after a
     name and without a seat are a firm's legal form, no court (:data:`_FIRM_BEFORE_FORM`);
     from version 6 on also before "in" and a seat ("Huber Transporte KG in Iphofen": a court
-    is written "AG München"), which version 5 kept with the firm's name and its town."""
+    is written "AG München"), which version 5 kept with the firm's name and its town; from
+    version 8 on, capitals before a number joined by hyphens or dots are an office's, no court
+    ("Az. SG 32-1431.2/22-187")."""
     places = _public_places()
     zones: list[Span] = []
     for m in COURT.finditer(text):
@@ -345,6 +356,8 @@ def court_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span
             and m.group() in _FORM_OR_COURT
             and _FIRM_BEFORE_FORM.search(text, max(0, m.start() - 40), m.start())
         ):
+            continue
+        if version >= 8 and end == m.end() and _OFFICE_NUMBER_AFTER.match(text, end):
             continue
         zones.append(Span(m.start(), end, "COURT"))
     return zones

@@ -32,6 +32,16 @@ on the from-scratch dev set and the Bavarian dev half:
   ("Alpenland Versicherung AG", "Tessner Dienstleistungs GmbH");
 * an acronym right before a span that ends in a legal form is the firm's too ("KBS
   Forderungsmanagement GmbH"): the only word taken in to the left.
+
+Version 5 knows the kinds of an insolvency administrator's, tax adviser's and auditor's practice
+after a name ("Vilsmeier Insolvenzverwaltung", "Huber Steuerberatung") and a club's founding
+year before its form ("FC Pfeffenhausen 1947 e.V.": the club's letters join as an acronym
+does), and takes a second
+partner's name after an ampersand or a plus: a person's or firm's span followed
+by "& Sperl" ("die Rechtsanwälte Hartl & Sperl", "Gruber & Aigner GmbH", "Planungsbüro
+Rieblinger + Zach"; the model found
+"Hartl" and left "Sperl" in clear) is the firm of both. Not when the word after the ampersand
+is an ordinary noun ("Huber & Sohn" is version 1's business: the legal form or partners decide).
 """
 
 from __future__ import annotations
@@ -40,6 +50,7 @@ import re
 from collections.abc import Iterable
 
 from deid.schema import LOCATION, ORGANIZATION, OTHER, PERSON, STREET, Span
+from deid.words.lexicon import is_common_noun
 from deid.words.vocab import (
     COURT_ABBREVIATIONS,
     LEGAL_FORM_TAIL,
@@ -66,6 +77,17 @@ _FORM_AFTER = re.compile(rf"[ \u00a0](?:{LEGAL_FORM_TAIL})")
 _KIND_AFTER = re.compile(rf"[ \u00a0](?:{alternation(PRACTICE_WORDS)})(?![\w\-])")
 _NAME_LABELS = frozenset({PERSON, LOCATION, STREET, OTHER})
 _LONGEST_FORM = 40  # characters: "GmbH & Co. KGaA", "UG (haftungsbeschränkt)" with room to spare
+# version 5: the kinds of an insolvency administrator's, tax adviser's or auditor's practice
+# after its name ("Vilsmeier Insolvenzverwaltung"), beside the lawyers' of PRACTICE_WORDS
+_KINDS_V5 = (*PRACTICE_WORDS, "Insolvenzverwaltung", "Steuerberatung", "Wirtschaftsprüfung", "Rechtsanwaltskanzlei")
+_KIND_AFTER_V5 = re.compile(rf"[ \u00a0](?:{alternation(_KINDS_V5)})(?![\w\-])")
+# and a club's founding year before its form ("FC Pfeffenhausen 1947 e.V.")
+_YEAR_BEFORE_FORM = rf"[ \u00a0](?:18|19|20)\d{{2}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))"
+_RIGHT_V5 = re.compile(rf"{_RIGHT_V4.pattern}|[ \u00a0](?:{alternation(_KINDS_V5)})(?![\w\-])|{_YEAR_BEFORE_FORM}")
+_YEAR_FORM_AFTER = re.compile(_YEAR_BEFORE_FORM)
+# version 5: a partner's surname after an ampersand or a plus ("Hartl & Sperl", "Rieblinger +
+# Zach"), not partners or "Co."
+_AMP_NAME = re.compile(r"[ \u00a0][&+][ \u00a0](?!(?:Partner|Kollegen|Co)(?![\w\-]))(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?![\w\-])")
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
 
 
@@ -89,7 +111,9 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
             end = rest.end()
         elif (between := _NAME_BEFORE_FORM.match(text, end)) is not None:
             end = between.end()
-    right_pattern = _RIGHT_V4 if version >= 4 else _RIGHT
+        elif version >= 5 and (partner := _partner_after(text, end)) is not None:
+            end = partner.end()
+    right_pattern = _RIGHT_V5 if version >= 5 else _RIGHT_V4 if version >= 4 else _RIGHT
     while (right := right_pattern.match(text, end)) is not None:
         end = right.end()
     start = span.start
@@ -102,18 +126,27 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
 
 def _practice(text: str, span: Span, version: int = 2) -> Span:
     """A person span followed by a practice's partners, as the practice (version 2; version 4:
-    also "+ Partner")."""
+    also "+ Partner"; version 5: also "& Sperl", :func:`_partner_after`)."""
     partners = _PARTNERS_V4 if version >= 4 else _PARTNERS
-    if span.label == PERSON and partners.match(text, span.end) is not None:
+    if span.label == PERSON and (partners.match(text, span.end) is not None or
+                                 (version >= 5 and _partner_after(text, span.end) is not None)):  # fmt: skip
         return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
     return span
+
+
+def _partner_after(text: str, end: int) -> re.Match[str] | None:
+    """"& Sperl" or "+ Zach" right after ``end``: a second partner's name, no ordinary noun ("& Sohn")."""
+    amp = _AMP_NAME.match(text, end)
+    return amp if amp is not None and not is_common_noun(amp.group("name")) else None
 
 
 def _named_firm(text: str, span: Span, version: int = 3) -> Span:
     """A name of another kind right before a legal form ("Am Mühlanger Ltd.", "Hundeübungsplatz
     e.V.", "Huber GmbH"), as the firm it names (version 3); version 4: also before a practice's
     kind ("Wimmer Rechtsanwälte", "Huber Steuerberater")."""
-    after = _FORM_AFTER.match(text, span.end) or (version >= 4 and _KIND_AFTER.match(text, span.end))
+    kind_after = _KIND_AFTER_V5 if version >= 5 else _KIND_AFTER
+    after = (_FORM_AFTER.match(text, span.end) or (version >= 4 and kind_after.match(text, span.end))
+             or (version >= 5 and _YEAR_FORM_AFTER.match(text, span.end)))  # fmt: skip
     if span.label in _NAME_LABELS and after:
         return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
     return span

@@ -23,8 +23,19 @@ def read_lines(name: str) -> list[str]:
 def person_and_place_names() -> frozenset[str]:
     """Every surname, first name and city of the raw lists (all pools, uncleaned): what a
     list of ordinary words must leave out."""
-    names = set(read_lines("surnames.txt.xz")) | set(read_lines("cities.txt.xz"))
-    return frozenset(names | first_names())
+    return surnames() | cities() | first_names()
+
+
+@cache
+def surnames() -> frozenset[str]:
+    """Every surname of the raw list (surnames.txt.xz, GermaNER)."""
+    return frozenset(read_lines("surnames.txt.xz"))
+
+
+@cache
+def cities() -> frozenset[str]:
+    """Every town of the raw list (cities.txt.xz, OpenStreetMap)."""
+    return frozenset(read_lines("cities.txt.xz"))
 
 
 SURNAME_HEAD_MIN = 10  # surnames of the list that end in a head for it to make surnames
@@ -36,12 +47,12 @@ def surname_heads() -> frozenset[str]:
     :data:`SURNAME_HEAD_MIN` longer surnames of it ("huber": "Oberhuber", "Niederhuber" …;
     "moser", "hammer", "thaler"): a word ending in one is built like a surname, however
     ordinary its parts ("Trosthuber" = "Trost" + "Huber")."""
-    surnames = {name.lower() for name in read_lines("surnames.txt.xz") if name.isalpha()}
+    lowered = {name.lower() for name in surnames() if name.isalpha()}
     ends: dict[str, int] = {}
-    for name in surnames:
+    for name in lowered:
         for cut in range(3, len(name) - 3):
             ends[name[cut:]] = ends.get(name[cut:], 0) + 1
-    return frozenset(head for head, n in ends.items() if n >= SURNAME_HEAD_MIN and head in surnames)
+    return frozenset(head for head, n in ends.items() if n >= SURNAME_HEAD_MIN and head in lowered)
 
 
 @cache

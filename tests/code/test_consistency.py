@@ -197,3 +197,18 @@ def test_a_house_number_found_in_an_address_stands_for_it_again() -> None:
     old = _through_chain(text, [], 4)
     assert old == ["Ziegeleiweg 8", "10", "12", "14", "96482 Ahorn"]
     assert new == [*old, "10", "12", "14", "12"]
+
+
+def test_a_surname_that_is_an_ordinary_word_spreads_after_a_persons_role() -> None:
+    """The from-scratch dev set's tenancy dispute: the expert "Dipl.-Ing. (FH) Raimund Schäffler"
+    is found in full, the later "des Sachverständigen Schäffler" is the same man, though
+    "Schäffler" (a cooper) is an ordinary word; version 5 blocked it everywhere. Where no role
+    stands before it ("der Schäffler tanzte"), the word stays."""
+    text = (
+        "Das Gericht hat ein Gutachten des Sachverständigen Dipl.-Ing. (FH) Raimund Schäffler eingeholt. "
+        "Nach dem Gutachten des Sachverständigen Schäffler beruht der Schimmel auf einer Wärmebrücke. "
+        "Beim Volksfest tanzte der Schäffler vor dem Rathaus."
+    )
+    found = [("Raimund Schäffler", "PERSON")]
+    assert _through_chain(text, found, 5) == ["Raimund Schäffler"]
+    assert _through_chain(text, found, 6) == ["Raimund Schäffler", "Schäffler"]

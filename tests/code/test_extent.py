@@ -121,3 +121,33 @@ def test_version_3_takes_in_a_villages_house_number(
     out = Chain([step("extent", 3)])(text, [span])
     assert [(text[s.start : s.end], s.label) for s in out] == [expected]
     assert Chain([step("extent", 2)])(text, [span]) == [span]  # version 2 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "expected"),
+    [
+        # the model read the digits of an identifier and left its letters or parts
+        ("Sein Jagdschein trägt die Nummer CHA-J-0612. Am 16. Oktober 2022 hielt ihn eine Streife an.",
+         ("0612", "ID"), ("CHA-J-0612", "ID")),
+        ("(Az. SG 32-1431.2/22-187) widerrief das Landratsamt", ("1431", "ID"), ("32-1431.2/22-187", "ID")),
+        # a surname after a first name the model found alone, not a frequent word
+        ("Die Wohnung hat sie 2001 von ihrer Mutter Theresia Kranz geerbt.", ("Theresia", PERSON), ("Theresia Kranz", PERSON)),
+        ("Er zahlte, weil Anna Geld brauchte.", ("Anna", PERSON), ("Anna", PERSON)),
+        # a first name before a span the model read as another detail: the two are a person
+        ("Der Kläger, Christoph Obermüller, Lindenweg 3, kaufte den Wagen.", ("Obermüller", "OTHER"),
+         ("Christoph Obermüller", PERSON)),
+        # a room or flat after an address
+        ("Er wohnt in Deggendorf, Edlmairstraße 6, Zimmer 214. Er ist nicht vorbestraft.", ("Edlmairstraße 6", "STREET"),
+         ("Edlmairstraße 6, Zimmer 214", "STREET")),
+        # a whole token, a word, or a number standing alone stays as it is
+        ("Waffenbesitzkarte Nr. 27/1998 und Nr. 113/2011", ("27/1998", "ID"), ("27/1998", "ID")),
+        ("die Nummer der Kundin-Müller war 4711", ("4711", "ID"), ("4711", "ID")),
+        ("Der Kläger Meier-Huber sagte aus.", ("Huber", PERSON), ("Huber", PERSON)),
+    ],
+)  # fmt: skip
+def test_version_4_takes_an_identifiers_whole_token(text: str, given: tuple[str, str], expected: tuple[str, str]) -> None:
+    span = _at(text, *given)
+    out = Chain([step("extent", 4)])(text, [span])
+    assert [(text[s.start : s.end], s.label) for s in out] == [expected]
+    assert Chain([step("extent", 3)])(text, [span]) == [span]  # version 3 keeps its meaning
+

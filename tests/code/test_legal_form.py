@@ -10,7 +10,7 @@ import pytest
 from deid.anonymizer.chain import Chain, step
 from deid.anonymizer.operators.engine import anonymize_text
 from deid.anonymizer.pipeline import PipelineConfig
-from deid.schema import MODEL_SOURCE, ORGANIZATION, PERSON, Span
+from deid.schema import LOCATION, MODEL_SOURCE, ORGANIZATION, PERSON, Span
 
 
 def _spans(text: str, names: list[str], label: str = ORGANIZATION) -> list[Span]:
@@ -179,3 +179,39 @@ def test_version_4_takes_a_practice_named_before_its_kind_or_with_a_plus(
     if expected[0][0] != PERSON:  # version 3 leaves the practice's kind or partners out
         before = Chain([step("legal_form", 3)])(text, given)
         assert [(s.label, text[s.start : s.end]) for s in before] != expected
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        # a second partner's name after an ampersand (the model found the first)
+        ("Die Mutter ist vertreten durch die Rechtsanwälte Hartl & Sperl. II.",
+         [("Hartl", PERSON)], [(ORGANIZATION, "Hartl & Sperl")]),
+        ("Die Beklagte, die Gruber & Aigner GmbH, bestreitet den Zugang.",
+         [("Gruber", ORGANIZATION)], [(ORGANIZATION, "Gruber & Aigner GmbH")]),
+        ("Die Abstandsflächen wies das Planungsbüro Rieblinger + Zach nach.",
+         [("Rieblinger", ORGANIZATION)], [(ORGANIZATION, "Rieblinger + Zach")]),
+        # a club's founding year before its form; its letters join as an acronym
+        ("Der Hund lief auf dem Feldweg zum Sportplatz des FC Pfeffenhausen 1947 e.V. frei umher.",
+         [("Pfeffenhausen", LOCATION)], [(ORGANIZATION, "FC Pfeffenhausen 1947 e.V.")]),
+        # an ordinary noun after the ampersand, or partners, are no second name
+        ("Der Auftrag ging an Huber & Sohn, die den Estrich verlegten.",
+         [("Huber", PERSON)], [(PERSON, "Huber")]),
+        ("Die Kanzlei Lindner & Kollegen vertritt den Kläger.",
+         [("Lindner", PERSON)], [(ORGANIZATION, "Lindner & Kollegen")]),
+        # a name before an insolvency administrator's practice
+        ("Zur Insolvenzverwalterin wurde Rechtsanwältin Kerl von der Vilsmeier Insolvenzverwaltung bestellt.",
+         [("Vilsmeier", PERSON)], [(ORGANIZATION, "Vilsmeier Insolvenzverwaltung")]),
+    ],
+)  # fmt: skip
+def test_version_5_takes_a_second_partners_name(
+    text: str, spans: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    given = [Span(text.index(w), text.index(w) + len(w), label, 0.9, MODEL_SOURCE) for w, label in spans]
+    out = Chain([step("legal_form", 5)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+    if "Kollegen" not in expected[0][1] and expected[0][0] == ORGANIZATION and "GmbH" not in expected[0][1]:
+        # version 4 left the second name or the practice's kind out
+        before = Chain([step("legal_form", 4)])(text, given)
+        assert [(s.label, text[s.start : s.end]) for s in before] != expected
+

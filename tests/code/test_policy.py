@@ -160,6 +160,24 @@ def test_version_7_leaves_an_authoritys_file_number_before_its_office_to_the_rec
     assert number in [text[s.start : s.end] for s in spans]
 
 
+def test_version_8_leaves_an_authoritys_number_after_its_offices_capitals_to_the_recognizers() -> None:
+    """Version 7 read "Az. SG 32" (an office's capitals and the first part of its number) as a
+    court's case number and "SG" as a Sozialgericht, so the permit recognizer's span was
+    dropped; a court's number is not joined by hyphens after its first number."""
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+
+    text = "Mit Bescheid vom 9. Januar 2023 (Az. SG 32-1431.2/22-187) widerrief das Landratsamt die Waffenbesitzkarten."
+    at = text.index("SG 32")
+    assert any(z.start <= at < z.end for z in keep_zones(text, version=7))
+    assert not any(z.start <= at < z.end for z in keep_zones(text, version=8))
+    for court in ("Das Sozialgericht (Az. S 12 R 345/20) wies die Klage ab; das SG Augsburg folgte.",
+                  "Die Beschwerde (Az. 1 BvR 123/20) wurde verworfen.", "vgl. EuGH (Az. C- 91/11)",
+                  "Das Verfahren (Az. M 26b K 19.1234) ist erledigt."):  # fmt: skip
+        assert keep_zones(court, version=8) == keep_zones(court, version=7) != []
+    spans = build_pipeline(config=PipelineConfig.rules_only()).analyze(text)
+    assert [text[s.start : s.end] for s in spans if s.start <= at < s.end] == ["SG 32-1431.2/22-187"]
+
+
 def test_version_4_leaves_an_authoritys_file_number_to_the_recognizers() -> None:
     """Version 3 kept "Az. 41-602" (the start of a Landratsamt's number) as a court's case
     number, so the permit recognizer's span was dropped; a court's number has spaces."""

@@ -11,6 +11,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV3,
     ContractNumberRecognizerV4,
     ContractNumberRecognizerV5,
+    ContractNumberRecognizerV6,
 )
 
 
@@ -124,6 +125,30 @@ def test_contract_v4_table(marked: str) -> None:
 )
 def test_contract_v5_table(marked: str) -> None:
     check_table_row(ContractNumberRecognizerV5(), marked, "CONTRACT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Kundennummer des Klägers lautet [[47110815]].",
+        # a patient's or case's number, an identification number by its plain label
+        "Der unterzeichnete Aufklärungsbogen (Patientennummer [[PN-0042197]]) erwähnt eine Nervenschädigung nicht.",
+        "Das Jugendamt führt den Vorgang unter der Fallnummer [[2023-4471]].",
+        "Das Gewerbe ist unter der Gewerbekennziffer [[09263000-2016-0417]] angemeldet.",
+        "Ihre steuerliche Identifikationsnummer lautet [[57 319 046 882]].",
+        "Die Identifikationsnummer der Klägerin: [[86 095 742 719]].",
+        # negatives: no number, too few digits
+        "Die Identifikationsnummer wurde nicht mitgeteilt.",
+        "Die Fallnummer lautet 12.",
+    ],
+)
+def test_contract_v6_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV6(), marked, "CONTRACT_NUMBER")
+
+
+def test_version_5_keeps_its_meaning() -> None:
+    text = "Patientennummer PN-0042197; die steuerliche Identifikationsnummer lautet 57 319 046 882."
+    assert ContractNumberRecognizerV5().analyze(text) == []
 
 
 def test_version_4_keeps_its_meaning() -> None:

@@ -6,7 +6,7 @@ import pytest
 from test_recognizers_base import check_table_row
 
 from deid.anonymizer.recognizers.bic import BicRecognizer
-from deid.anonymizer.recognizers.iban import IbanRecognizer
+from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -30,6 +30,28 @@ from deid.anonymizer.recognizers.iban import IbanRecognizer
 )
 def test_iban_table(marked: str) -> None:
     check_table_row(IbanRecognizer(), marked, "IBAN")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "IBAN: [[DE89 3704 0044 0532 0130 00]]",
+        # a German IBAN right after its label counts whatever its check digits say (a typo in the
+        # decision is still the party's account)
+        "bei der VR-Bank Rottal-Inn eG (IBAN [[DE63 7406 1813 0004 5127 90]]) erhalten habe",
+        "IBAN: [[DE89370400440532013001]].",
+        # negatives: without the label the checksum still decides; too short; a patent
+        "die Nummer DE89 3704 0044 0532 0130 01 ohne Bezeichnung",
+        "IBAN DE12 3456",
+        "IBAN-Angabe DE 10 2006 011 652 A1",
+    ],
+)
+def test_iban_v2_table(marked: str) -> None:
+    check_table_row(IbanRecognizerV2(), marked, "IBAN")
+
+
+def test_iban_version_1_keeps_its_meaning() -> None:
+    assert IbanRecognizer().analyze("(IBAN DE63 7406 1813 0004 5127 90)") == []
 
 
 @pytest.mark.parametrize(

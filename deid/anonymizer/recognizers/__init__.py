@@ -28,6 +28,7 @@ from deid.anonymizer.recognizers.base import (
 )
 from deid.anonymizer.recognizers.bic import BicRecognizer
 from deid.anonymizer.recognizers.business_name import BusinessNameRecognizer
+from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer
 from deid.anonymizer.recognizers.commercial_register import CommercialRegisterRecognizer
 from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
@@ -35,6 +36,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV3,
     ContractNumberRecognizerV4,
     ContractNumberRecognizerV5,
+    ContractNumberRecognizerV6,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -44,7 +46,8 @@ from deid.anonymizer.recognizers.date_of_birth import (
 )
 from deid.anonymizer.recognizers.email import EmailRecognizer
 from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer, FirmNameRecognizerV2
-from deid.anonymizer.recognizers.iban import IbanRecognizer
+from deid.anonymizer.recognizers.handle import HandleRecognizer
+from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
 from deid.anonymizer.recognizers.officer_name import OfficerNameRecognizer
@@ -165,6 +168,15 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.officer_name.v1": OfficerNameRecognizer,
     # a street whose name begins with an abbreviated title ("St.-Martin-Str. 18")
     "deid.recognizers.street_address.v5": StreetAddressRecognizerV5,
+    # patient and case numbers, an identification number by its plain label ("steuerliche
+    # Identifikationsnummer lautet …") (the from-scratch dev set)
+    "deid.recognizers.contract_number.v6": ContractNumberRecognizerV6,
+    # a German IBAN after its label whatever its check digits; a user name on a platform
+    # ("unter dem Nutzernamen „…“") (the from-scratch dev set)
+    "deid.recognizers.iban.v2": IbanRecognizerV2,
+    "deid.recognizers.handle.v1": HandleRecognizer,
+    # a clinic's name after its kind word ("im RoMed Klinikum Wasserburg", "Krankenhaus Mühldorf")
+    "deid.recognizers.clinic_name.v1": ClinicNameRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -191,6 +203,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
          "deid.recognizers.street_name.v3": "deid.recognizers.street_name.v2",
          "deid.recognizers.street_address.v5": "deid.recognizers.street_address.v4"},
         frozenset({"deid.recognizers.business_name.v1", "deid.recognizers.officer_name.v1"})),
+    9: ({"deid.recognizers.contract_number.v6": "deid.recognizers.contract_number.v5",
+         "deid.recognizers.iban.v2": "deid.recognizers.iban.v1"}, frozenset({"deid.recognizers.handle.v1", "deid.recognizers.clinic_name.v1"})),
 }  # fmt: skip
 
 

@@ -124,3 +124,18 @@ class ContractNumberRecognizerV5(ContractNumberRecognizer):
     """Version 4, contribution and property numbers, and a number after "lautet"."""
 
     PATTERNS = (Pattern("labelled_number", rf"{_KEY_V5}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE}", 0.8),)
+
+
+# Version 6: a patient's or case's number ("Patientennummer PN-0042197", "Fallnummer …"), a
+# trade's registration number ("Gewerbekennziffer 09263000-2016-0417") and an
+# identification number by its plain label ("Ihre steuerliche Identifikationsnummer lautet …",
+# "Fahrzeug-Identifikationsnummer"): version 5 knew only "Steueridentifikationsnummer", and the
+# tax_id recognizer takes only numbers whose check digit holds (the from-scratch dev set)
+_KIND_V6 = rf"{_KIND_V5}|patienten|fall|identifikations"
+_KEY_V6 = _key(_KIND_V6, f"{_WORDS_V4}|gewerbekennziffer", _SPACED_V4)
+
+
+class ContractNumberRecognizerV6(ContractNumberRecognizer):
+    """Version 5, patient and case numbers, an identification number by its plain label."""
+
+    PATTERNS = (Pattern("labelled_number", rf"{_KEY_V6}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE}", 0.8),)

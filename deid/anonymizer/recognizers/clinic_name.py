@@ -1,0 +1,50 @@
+"""A clinic's or hospital's name after its kind word: "im RoMed Klinikum Wasserburg", "das
+Krankenhaus Mühldorf", "die Fachklinik St. Lukas".
+
+The policy neutralizes clinics as it does other private firms (docs/anonymization-policy.md);
+their names are places and brands the model reads as a town, or leaves ("RoMed", "DONAUISAR").
+The kind word is the evidence; the name after it is one to three capitalized words, a saint
+("St. Lukas") or a town with its river ("Wasserburg am Inn"), and no ordinary noun that names
+no town ("legte die Klinik Rechtsbeschwerde ein"). A brand written before the kind
+word with a capital inside ("RoMed", "DONAUISAR", "InnKlinikum"'s "Inn…") makes the whole a
+name, as the gold sets mark it ("[RoMed Klinikum Wasserburg]"); without one the kind word
+stays outside the span ("Krankenhaus [Mühldorf]"). A university's or district's hospital
+("Universitätsklinikum …", "Bezirksklinikum …", "Klinikum der Universität …", "Klinikum rechts
+der Isar") is a public body the policy keeps: its kind word is no match, or no capitalized
+name follows. Chosen on the from-scratch dev set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
+from deid.words.gazetteer import cities
+from deid.words.lexicon import is_common_noun
+from deid.words.shapes import noun_compound
+
+_S = r"[ \u00a0]"
+_KIND = r"(?:Klinikum|Klinik|Kliniken|Krankenhaus|Kreisklinik(?:um)?|Kreiskrankenhaus|Fachklinik|Rehaklinik)(?:s|es)?"
+_BRAND = r"(?P<brand>[A-ZÄÖÜ][A-Za-zÄÖÜäöü]*[A-ZÄÖÜ][A-Za-zÄÖÜäöü]*" + _S + r")"
+_WORD = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)*"
+_NAME = (
+    rf"(?P<name>(?:St\.{_S})?{_WORD}"
+    rf"(?:{_S}(?:am|an{_S}der|im|ob|a\.{_S}?d\.|a\.|i\.){_S}?{_WORD}|(?:{_S}{_WORD}){{0,2}}))"
+)
+_CLINIC = rf"(?=[A-ZÄÖÜ])(?<![\w\-]){_BRAND}?{_KIND}{_S}{_NAME}(?![\w\-])"  # a capital first: fast to skip
+
+
+class ClinicNameRecognizer(PatternRecognizer):
+    """A clinic's name after its kind word, with its brand before it."""
+
+    NAME = "clinic_name"
+    LABEL = "FIRM_NAME"
+    PATTERNS = (Pattern("kind_and_name", _CLINIC, 0.7),)
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        first = match.group("name").split()[0]
+        if first != "St." and (is_common_noun(first) or noun_compound(first)) and first not in cities():
+            return  # "die Klinik Rechtsbeschwerde …": no name; "Wasserburg" is a town too
+        start = match.start("brand") if match.group("brand") else match.start("name")
+        yield start, match.end("name")

@@ -1,0 +1,30 @@
+"""The handle recognizer: a user name on a platform after its label, or an @ name where a
+platform is named, on sentences written like the decisions (deid.anonymizer.recognizers.handle)."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.anonymizer.recognizers.handle import HandleRecognizer
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Angeklagte bot unter dem Nutzernamen „[[laaber_deals94]]“ auf einem Kleinanzeigenportal Spielkonsolen an.",
+        "Ihr Benutzername: [[bergsepp]]; das Passwort teilte sie niemandem mit.",
+        "Er verkaufte unter dem Profilnamen „[[Bergsepp]]“ gebrauchte Motorsägen.",
+        "Der Account des Klägers „[[tom.k.1990]]“ wurde am 3. Mai 2023 gesperrt.",
+        "Auf Instagram veröffentlichte die Beklagte unter [[@bergsepp_88]] Fotos der Klägerin.",
+        # negatives: a name unquoted may be the sentence going on, an account's word with an
+        # ordinary word, an e-mail address, an @ name with no platform near
+        "Unter dem Nutzernamen Huber verkaufte er nichts.",
+        "Sein Profil wurde gelöscht.",
+        "Sein Profil „passt“ nicht zu der Stelle.",
+        "Er schrieb an hans.maier@web.de eine Mahnung.",
+        "Die Klägerin schrieb @Huber an.",
+    ],
+)  # fmt: skip
+def test_handle_table(marked: str) -> None:
+    check_table_row(HandleRecognizer(), marked, "HANDLE")
