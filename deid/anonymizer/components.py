@@ -198,7 +198,9 @@ register(RECOGNIZERS, 9, RecognizersConfig,
                      "Identifikationsnummer lautet …'); iban.v2: a German IBAN after its label whatever its "
                      "check digits; handle.v1: a user name on a platform ('unter dem Nutzernamen "
                      "„laaber_deals94“'); clinic_name.v1: a clinic's name after its kind word ('im RoMed Klinikum "
-                     "Wasserburg', 'Krankenhaus Mühldorf')")(_recognizers_step(9))  # fmt: skip
+                     "Wasserburg', 'Krankenhaus Mühldorf'); date_of_death.v2: a date the verb 'verstarb' follows "
+                     "('Am 14.01.2023 verstarb …'); mastr_number.v1: a power plant's number in the "
+                     "Marktstammdatenregister ('SEE937104528813')")(_recognizers_step(9))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -256,7 +258,10 @@ register(KEEP_ZONES, 7, KeepZonesConfig, filter=True,
                      "Bußgeldstelle')")(_keep_zones_step(7))  # fmt: skip
 register(KEEP_ZONES, 8, KeepZonesConfig, filter=True,
          description="keep_zones@7; an office's capitals before a number joined by hyphens or dots after "
-                     "'Az.' are an authority's file number, no court ('Az. SG 32-1431.2/22-187')")(_keep_zones_step(8))  # fmt: skip
+                     "'Az.' are an authority's file number, no court ('Az. SG 32-1431.2/22-187'); a signature's "
+                     "office line may name the judge's role ('Richter am Landgericht als "
+                     "Einzelrichter'); no case number across a line break ('1\\nAm 14.01…': a margin number "
+                     "and a date)")(_keep_zones_step(8))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ what a decision written in clear spells out:
   [Theresia] Kranz": a surname of the bundled list that is no frequent word, so not "Anna
   Geld"); a first name before a span the model read as some other detail ("Der Kläger,
   Christoph [Obermüller]", where the one word "Obermüller" was OTHER: the two are a person); and a room or
-  flat after an address ("Edlmairstraße 6, Zimmer 214").
+  flat after an address ("Edlmairstraße 6, Zimmer 214"), and the rest of a hyphenated place
+  ("Landratsamt [Straubing]-Bogen").
 
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
@@ -77,6 +78,8 @@ _TRAILING = ".,;:)]"
 _SURNAME_AFTER = re.compile(r"[ \u00a0]([A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?![\w\-])")
 _SURNAME_MAX_ZIPF = 4.5
 _ONE_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?")  # a surname-like OTHER span
+# the rest of a hyphenated place the model found in part ("Straubing[-Bogen]")
+_HYPHENATED_PLACE = re.compile(r"(?:-[A-ZÄÖÜ][a-zäöüß]+)+(?![\w\-])")
 # a room or flat after an address: ", Zimmer 214", ", Wohnung 12", ", App. 3"
 _ROOM_AFTER = re.compile(r",[ \u00a0](?:Zimmer|Zi\.|Wohnung|Whg\.|Appartement|Apartment|App\.)[ \u00a0](?:Nr\.[ \u00a0])?\d{1,4}[a-z]?(?![\w\-])")
 _JOINED_TOKEN = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:[-./][A-Za-zÄÖÜäöü0-9]+)*")
@@ -171,15 +174,17 @@ def _first_name_before(text: str, span: Span, zones: Ranges) -> bool:
 
 
 def _named_person_or_room(text: str, span: Span, zones: Ranges) -> Span:
-    """Version 4's person and address parts: a one-word OTHER span after a first name is a
-    person (the first name joins in :func:`_grown`), a first name alone takes the surname after
-    it, an address the room after it."""
+    """Version 4's person, place and address parts: a one-word OTHER span after a first name is
+    a person (the first name joins in :func:`_grown`), a first name alone takes the surname after
+    it, a place the parts hyphenated to it, an address the room after it."""
     if span.label == OTHER and _ONE_WORD.fullmatch(text, span.start, span.end) and _first_name_before(text, span, zones):
         span = Span(span.start, span.end, PERSON, span.score, span.source)
     if span.label == PERSON:
         return Span(span.start, _surname_after(text, span, zones), span.label, span.score, span.source)
     if coarse_label(span.label) == STREET:
         return Span(span.start, _room_after(text, span, zones), span.label, span.score, span.source)
+    if span.label in _PLACES and (m := _HYPHENATED_PLACE.match(text, span.end)) and not zones.overlaps(span.end, m.end()):
+        return Span(span.start, m.end(), span.label, span.score, span.source)
     return span
 
 

@@ -94,6 +94,12 @@ _NAME_LINE = re.compile(
     rf"(?:{_S}*,{_S}*(?:{_OFFICE})?)?$"
 )
 _OFFICE_LINE = re.compile(rf"^(?:{_OFFICE})[ \t\u00a0]*$")
+# keep_zones version 8: an office line naming the judge's role on the bench ("Richter am
+# Landgericht als Einzelrichter"), which version 3's office line did not read (the from-scratch
+# dev set: a sole judge's signature flagged as a person)
+_OFFICE_LINE_ROLE = re.compile(
+    rf"^(?:{_OFFICE}){_S}als{_S}(?:Einzelrichter(?:in)?|Vorsitzende[r]?|Berichterstatter(?:in)?)[ \t\u00a0]*$"
+)
 # a block of one line: names set apart by wide spaces, tabs or commas ("Dr. Häußler   Dr. Eppelt")
 _WIDE_SEP = rf"(?:{_S}*,{_S}*|{_S}{{2,}}|\t+)"
 _CAPITALIZED = re.compile(rf"(?<![\w\-]){_SURNAME}(?![\w\-])")
@@ -118,8 +124,9 @@ _HEADING = re.compile(
 )
 
 
-def _line_kind(line: str) -> str | None:
-    """``name``, ``office`` or ``note`` for a line of a signature block, else None."""
+def _line_kind(line: str, roles: bool = False) -> str | None:
+    """``name``, ``office`` or ``note`` for a line of a signature block, else None; ``roles``
+    (keep_zones version 8): an office line may name the judge's role ("… als Einzelrichter")."""
     stripped = line.strip()
     if not stripped:
         return None
@@ -127,22 +134,23 @@ def _line_kind(line: str) -> str | None:
         return "note"
     if len(stripped) > _LONGEST_NAME_LINE or _NOT_A_NAME.search(stripped):
         return None
-    if _OFFICE_LINE.match(stripped):
+    if _OFFICE_LINE.match(stripped) or (roles and _OFFICE_LINE_ROLE.match(stripped)):
         return "office"
     if _NAME_LINE.match(stripped):
         return "name"
     return None
 
 
-def signature_blocks(text: str) -> list[Span]:
+def signature_blocks(text: str, roles: bool = False) -> list[Span]:
     """Runs of signature lines (the module's docstring): two lines at least, or one note; a
-    blank line may separate two lines of a run. Linear in the number of lines."""
+    blank line may separate two lines of a run. Linear in the number of lines. ``roles``: see
+    :func:`_line_kind`."""
     lines = text.split("\n")
     starts, pos = [], 0
     for line in lines:
         starts.append(pos)
         pos += len(line) + 1
-    kinds = [_line_kind(line) for line in lines]
+    kinds = [_line_kind(line, roles) for line in lines]
     blank = [not line.strip() for line in lines]
     # from each line on: the first non-blank line, and whether only headings remain
     next_text = [len(lines)] * (len(lines) + 1)
@@ -238,6 +246,7 @@ def titled_judges(text: str) -> list[Span]:
     ]
 
 
-def judge_zones_v3(text: str) -> list[Span]:
-    """Every judges' zone version 3 finds (the module's docstring)."""
-    return bench_zones(text) + participant_zones(text) + signature_blocks(text) + titled_judges(text)
+def judge_zones_v3(text: str, roles: bool = False) -> list[Span]:
+    """Every judges' zone version 3 finds (the module's docstring); ``roles`` (keep_zones
+    version 8): an office line may name the judge's role on the bench."""
+    return bench_zones(text) + participant_zones(text) + signature_blocks(text, roles) + titled_judges(text)

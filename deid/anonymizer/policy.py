@@ -63,7 +63,8 @@ CASE_NUMBER_V4 = re.compile(
 # Landratsamts") was kept (probes written like Bavarian decisions; the same zones on the
 # training, validation and dev texts)
 CASE_NUMBER_V7 = re.compile(CASE_NUMBER_V4.pattern.replace(r"(?=[\w/.\-]+\s\w)", r"(?=[\w/.\-]{1,8}\s\w)"))
-# version 8: after "Az." an office's capitals and a number joined by hyphens, dots or slashes
+# version 8 (and no number across a line break, keep_zones):
+# after "Az." an office's capitals and a number joined by hyphens, dots or slashes
 # ("Az. SG 32-1431.2/22-187", the permit recognizer's office prefix) are an authority's file
 # number, no court's "SG 32" (the from-scratch dev set; no other zone changes on the training,
 # validation and dev texts)
@@ -229,7 +230,9 @@ def keep_zones(
     the parties of a European court's case (:data:`EU_CASE_PARTIES`, :func:`_echr_case_names`),
     6 a firm's "AG"/"KG" before "in" and its seat (:func:`court_zones`), 7 an authority's
     file number before its office's name (:data:`CASE_NUMBER_V7`), 8 one after an office's
-    capitals ("Az. SG 32-1431.2/22-187": :data:`CASE_NUMBER_V8`, :func:`court_zones`)."""
+    capitals ("Az. SG 32-1431.2/22-187": :data:`CASE_NUMBER_V8`, :func:`court_zones`) and a
+    signature's office line with the judge's role ("Richter am Landgericht als Einzelrichter"),
+    and no case number across a line break ("1\nAm 14.01…": a margin number and a date)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -240,7 +243,8 @@ def keep_zones(
         numbers = (CASE_NUMBER_V8 if version >= 8 else CASE_NUMBER_V7 if version >= 7
                    else CASE_NUMBER_V4 if version >= 4
                    else CASE_NUMBER_V3 if version == 3 else CASE_NUMBER)  # fmt: skip
-        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)]
+        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)
+                  if version < 8 or "\n" not in m.group()]  # 8: "1\nAm 14.01" is a margin number and a date
     echr = cfg.citations and version >= 5
     states = list(_states().finditer(text)) if cfg.states or echr else []
     if cfg.statutes:
@@ -395,7 +399,8 @@ def judge_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span
     if block_start is not None and trailing >= 2:
         zones.append(Span(block_start, len(text), "JUDGE"))
     if version >= 3:  # the zones version 2 did not find already
-        zones += [z for z in judge_zones_v3(text) if not any(k.start <= z.start and z.end <= k.end for k in zones)]
+        found = judge_zones_v3(text, roles=version >= 8)
+        zones += [z for z in found if not any(k.start <= z.start and z.end <= k.end for k in zones)]
     return zones
 
 

@@ -139,6 +139,8 @@ def test_version_3_takes_in_a_villages_house_number(
         # a room or flat after an address
         ("Er wohnt in Deggendorf, Edlmairstraße 6, Zimmer 214. Er ist nicht vorbestraft.", ("Edlmairstraße 6", "STREET"),
          ("Edlmairstraße 6, Zimmer 214", "STREET")),
+        # the rest of a hyphenated place
+        ("erteilte das Landratsamt Straubing-Bogen die Genehmigung", ("Straubing", LOCATION), ("Straubing-Bogen", LOCATION)),
         # a whole token, a word, or a number standing alone stays as it is
         ("Waffenbesitzkarte Nr. 27/1998 und Nr. 113/2011", ("27/1998", "ID"), ("27/1998", "ID")),
         ("die Nummer der Kundin-Müller war 4711", ("4711", "ID"), ("4711", "ID")),

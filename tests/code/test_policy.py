@@ -178,6 +178,23 @@ def test_version_8_leaves_an_authoritys_number_after_its_offices_capitals_to_the
     assert [text[s.start : s.end] for s in spans if s.start <= at < s.end] == ["SG 32-1431.2/22-187"]
 
 
+def test_version_8_reads_no_case_number_across_a_line_break() -> None:
+    """A margin number and a sentence begun with a date ("1\nAm 14.01.2023 verstarb …") read as a
+    case number ("1 Am 14.01") kept the date of death in clear."""
+    text = "Gründe\nI.\n1\nAm 14.01.2023 verstarb in Trostberg die Erblasserin.\n2\nDas Verfahren (Az. 1 BvR 123/20) ruht."
+    zones = {v: [text[z.start : z.end] for z in keep_zones(text, version=v) if z.label == "CASE_REFERENCE"] for v in (7, 8)}
+    assert "1\nAm 14.01" in zones[7] and "1\nAm 14.01" not in zones[8]
+    assert "Az. 1 BvR 123/20" in zones[8]
+
+
+def test_version_8_reads_a_sole_judges_office_line_with_the_role() -> None:
+    """A sole judge signs "Richter am Landgericht als Einzelrichter": version 7 read no office
+    line there and left the name to the model, which flagged it."""
+    text = "Die Kostenentscheidung beruht auf § 91 Abs. 1 ZPO.\nDr. Fraundorfer\nRichter am Landgericht als Einzelrichter\n"
+    judges = {v: [text[z.start : z.end] for z in keep_zones(text, version=v) if z.label == "JUDGE"] for v in (7, 8)}
+    assert judges == {7: [], 8: ["Dr. Fraundorfer\nRichter am Landgericht als Einzelrichter"]}
+
+
 def test_version_4_leaves_an_authoritys_file_number_to_the_recognizers() -> None:
     """Version 3 kept "Az. 41-602" (the start of a Landratsamt's number) as a court's case
     number, so the permit recognizer's span was dropped; a court's number has spaces."""

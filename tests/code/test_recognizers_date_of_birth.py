@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
     DateOfBirthRecognizerV2,
     DateOfDeathRecognizer,
+    DateOfDeathRecognizerV2,
     MarriageDateRecognizer,
 )
 
@@ -129,3 +130,24 @@ def test_a_date_of_death_is_neutralized_under_both_profiles(profile: str) -> Non
     text = "Die Erblasserin verstarb am 19.10.2022. Am 12.12.2022 erteilte das Nachlassgericht einen Erbschein."
     pipe = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": profile})
     assert [(s.label, text[s.start : s.end]) for s in pipe.analyze(text)] == [("DATE_OF_DEATH", "19.10.2022")]
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Erblasser verstarb am [[19.10.2022]] in Passau.",
+        # a sentence begun with the date, the verb after it
+        "Am [[14.01.2023]] verstarb in Trostberg die Erblasserin Franziska Huber.",
+        "Am [[3. Mai 2021]] starb der Vater des Klägers.",
+        # negatives: another verb after the date
+        "Am 14.01.2023 verhandelte das Gericht die Sache.",
+        "Am 14.01.2023 verstärkte die Polizei die Streife.",
+    ],
+)
+def test_date_of_death_v2_table(marked: str) -> None:
+    check_table_row(DateOfDeathRecognizerV2(), marked, "DATE_OF_DEATH")
+
+
+def test_date_of_death_version_1_keeps_its_meaning() -> None:
+    assert DateOfDeathRecognizer().analyze("Am 14.01.2023 verstarb in Trostberg die Erblasserin.") == []
+

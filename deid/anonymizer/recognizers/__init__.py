@@ -42,6 +42,7 @@ from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
     DateOfBirthRecognizerV2,
     DateOfDeathRecognizer,
+    DateOfDeathRecognizerV2,
     MarriageDateRecognizer,
 )
 from deid.anonymizer.recognizers.email import EmailRecognizer
@@ -50,6 +51,7 @@ from deid.anonymizer.recognizers.handle import HandleRecognizer
 from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
+from deid.anonymizer.recognizers.mastr_number import MastrNumberRecognizer
 from deid.anonymizer.recognizers.officer_name import OfficerNameRecognizer
 from deid.anonymizer.recognizers.parcel_number import ParcelNumberRecognizer
 from deid.anonymizer.recognizers.patent_number import PatentNumberRecognizer
@@ -177,6 +179,10 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.handle.v1": HandleRecognizer,
     # a clinic's name after its kind word ("im RoMed Klinikum Wasserburg", "Krankenhaus Mühldorf")
     "deid.recognizers.clinic_name.v1": ClinicNameRecognizer,
+    # a date the verb "verstarb" follows ("Am 14.01.2023 verstarb …"); a power plant's number
+    # in the Marktstammdatenregister ("SEE937104528813")
+    "deid.recognizers.date_of_death.v2": DateOfDeathRecognizerV2,
+    "deid.recognizers.mastr_number.v1": MastrNumberRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -204,7 +210,10 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
          "deid.recognizers.street_address.v5": "deid.recognizers.street_address.v4"},
         frozenset({"deid.recognizers.business_name.v1", "deid.recognizers.officer_name.v1"})),
     9: ({"deid.recognizers.contract_number.v6": "deid.recognizers.contract_number.v5",
-         "deid.recognizers.iban.v2": "deid.recognizers.iban.v1"}, frozenset({"deid.recognizers.handle.v1", "deid.recognizers.clinic_name.v1"})),
+         "deid.recognizers.iban.v2": "deid.recognizers.iban.v1",
+         "deid.recognizers.date_of_death.v2": "deid.recognizers.date_of_death.v1"},
+        frozenset({"deid.recognizers.handle.v1", "deid.recognizers.clinic_name.v1",
+                   "deid.recognizers.mastr_number.v1"})),
 }  # fmt: skip
 
 

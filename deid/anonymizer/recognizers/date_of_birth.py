@@ -103,6 +103,16 @@ class DateOfDeathRecognizer(PatternRecognizer):
     NEGATIVE_WINDOW = DateOfBirthRecognizer.NEGATIVE_WINDOW
 
 
+class DateOfDeathRecognizerV2(DateOfDeathRecognizer):
+    """Version 1, and a date the verb "verstarb"/"starb" follows ("Am 14.01.2023 verstarb in
+    Trostberg die Erblasserin …": a sentence begun with the date; the from-scratch dev set)."""
+
+    PATTERNS = (
+        *DateOfDeathRecognizer.PATTERNS,
+        Pattern("date_then_died", rf"(?<![\w.]){_DATE}{_S}(?:verstarb|starb)(?!\w)", 0.85),
+    )
+
+
 class MarriageDateRecognizer(PatternRecognizer):
     """Dates of marriage next to their cue words ("heirateten am …", "Eheschließung am …")."""
 
