@@ -27,16 +27,16 @@ what a decision written in clear spells out:
   suffix too, on its own or at the end of an address span ("92318 Neumarkt i. d. OPf.") (the
   from-scratch dev set).
 
-* version 4: a number's whole token ("CHA-J-[0612]", "SG 32-[1431].[2/22]-187"): the model
-  reads the digits of an identifier and leaves its letters and the parts after a hyphen, so an
-  identifier span that starts or ends inside a token of letters and digits joined by hyphens,
-  dots or slashes grows to the whole token (not its brackets or a sentence's full stop) (the
-  from-scratch dev set); a surname after a first name the model found alone ("von ihrer Mutter
+* version 4 (the from-scratch dev set): a number's whole token ("CHA-J-[0612]", "SG
+  32-[1431].[2/22]-187"): the model reads the digits of an identifier and leaves its letters and
+  the parts after a hyphen, so an identifier span that starts or ends inside a token of letters
+  and digits joined by hyphens, dots or slashes grows to the whole token (not its brackets or a
+  sentence's full stop); a surname after a first name the model found alone ("von ihrer Mutter
   [Theresia] Kranz": a surname of the bundled list that is no frequent word, so not "Anna
-  Geld"); a first name before a span the model read as some other detail ("Der Kläger,
-  Christoph [Obermüller]", where the one word "Obermüller" was OTHER: the two are a person); and a room or
-  flat after an address ("Edlmairstraße 6, Zimmer 214"), and the rest of a hyphenated place
-  ("Landratsamt [Straubing]-Bogen").
+  Geld"); a first name before a one-word span the model read as some other detail ("Der Kläger,
+  Christoph [Obermüller]", OTHER: the two are a person); a room or flat after an address
+  ("Edlmairstraße 6, Zimmer 214"); the rest of a hyphenated place ("Landratsamt
+  [Straubing]-Bogen").
 
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).

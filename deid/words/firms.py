@@ -36,12 +36,11 @@ on the from-scratch dev set and the Bavarian dev half:
 Version 5 knows the kinds of an insolvency administrator's, tax adviser's and auditor's practice
 after a name ("Vilsmeier Insolvenzverwaltung", "Huber Steuerberatung") and a club's founding
 year before its form ("FC Pfeffenhausen 1947 e.V.": the club's letters join as an acronym
-does), and takes a second
-partner's name after an ampersand or a plus: a person's or firm's span followed
-by "& Sperl" ("die Rechtsanwälte Hartl & Sperl", "Gruber & Aigner GmbH", "Planungsbüro
-Rieblinger + Zach"; the model found
-"Hartl" and left "Sperl" in clear) is the firm of both. Not when the word after the ampersand
-is an ordinary noun ("Huber & Sohn" is version 1's business: the legal form or partners decide).
+does), and takes a second partner's name after an ampersand or a plus: a person's or firm's
+span followed by "& Sperl" ("die Rechtsanwälte Hartl & Sperl", "Gruber & Aigner GmbH",
+"Planungsbüro Rieblinger + Zach"; the model found "Hartl" and left "Sperl" in clear) is the firm
+of both. Not when the word after the ampersand is an ordinary noun ("Huber & Sohn" is version
+1's business: the legal form or partners decide).
 """
 
 from __future__ import annotations

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 
 _S = r"[ \u00a0]"
-# a label that names a name ("Nutzernamen", "Pseudonym"), and one that names an account, after
-# which only a handle's shape counts ("Sein Profil „passt“ nicht" names none)
 # the labels' first letters tried first: the engine tries every position (same matches, a
 # fraction of the time on long texts)
 _INITIAL = r"(?=[BbNnUuPpSsCcAaKkVv])"
+# a label that names a name ("Nutzernamen", "Pseudonym"), and one that names an account, after
+# which only a handle's shape counts ("Sein Profil „passt“ nicht" names none)
 _NAME_LABEL = (
     rf"{_INITIAL}(?<![\w\-])(?i:(?:benutzer|nutzer|user|profil|spieler|chat|account|konto|kanal|anzeigen|verkäufer)"
     r"-?namen?s?|pseudonyms?|alias)"
