@@ -75,9 +75,9 @@ _TOKEN_BEFORE = re.compile(r"[^\s]{0,40}$")
 _TOKEN_AFTER = re.compile(r"[^\s]{0,40}")
 _TRAILING = ".,;:)]"
 # a surname after a first name alone: one of the bundled list, no frequent word (Zipf below this)
-_SURNAME_AFTER = re.compile(r"[ \u00a0]([A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?![\w\-])")
+_ONE_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?")  # a surname-like word
+_SURNAME_AFTER = re.compile(rf"[ \u00a0]({_ONE_WORD.pattern})(?![\w\-])")
 _SURNAME_MAX_ZIPF = 4.5
-_ONE_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?")  # a surname-like OTHER span
 # the rest of a hyphenated place the model found in part ("Straubing[-Bogen]")
 _HYPHENATED_PLACE = re.compile(r"(?:-[A-ZÄÖÜ][a-zäöüß]+)+(?![\w\-])")
 # a room or flat after an address: ", Zimmer 214", ", Wohnung 12", ", App. 3"
