@@ -59,12 +59,15 @@ FINE_TO_COARSE: dict[str, str] = {
     "LOCAL_BANK": ORGANIZATION,  # Sparkasse Deggendorf, Raiffeisenbank Freising-Nord eG
     "FIRM_NAME": ORGANIZATION,  # Gruber Hoch- und Tiefbau GmbH & Co. KG
     "OFFICER_NAME": PERSON,  # a police officer after the rank: PHM Gerstl
+    "KIN_NAME": PERSON,  # a relative's first name after the kinship: ihre Kinder Jonas und Emilia
+    "ROLE_NAME": PERSON,  # a full name after a noun naming the person: des Versicherungsvertreters …
     "PERMIT_NUMBER": ID,
     "CONTRACT_NUMBER": ID,
     "PARCEL_NUMBER": ID,
     "STREET_ADDRESS": STREET,
     "STREET_NAME": STREET,  # a street without its number: "in der Lindenstraße"
     "POSTAL_TOWN": LOCATION,
+    "PLACE_NAME": LOCATION,  # a village after its cue word: im Ortsteil Grub
     "EMAIL": CONTACT,
     "URL": CONTACT,
     "PHONE": CONTACT,
@@ -188,17 +191,28 @@ class Span:
         )
 
 
+# Recognizers that only back the model up on names it may miss (recognizers@10: a relative's
+# first name after the kinship, a full name after a noun naming the person): where the model
+# found the name too, its label and source stand, with the role it gave ("LAWYER").
+BACKUP_NAME_LABELS = frozenset({"KIN_NAME", "ROLE_NAME"})
+
+
 def merge_spans(model_spans: Iterable[Span], rule_spans: Iterable[Span]) -> list[Span]:
     """Union of both sources as non-overlapping spans. Where they overlap, the range is the
-    union and the label is the recognizer's (a validated identifier beats a token guess)."""
+    union and the label is the recognizer's (a validated identifier beats a token guess), but
+    for a name of :data:`BACKUP_NAME_LABELS`, where the model's stands."""
     tagged = [(s, 0) for s in model_spans] + [(s, 1) for s in rule_spans]
     tagged.sort(key=lambda t: (t[0].start, -t[0].end))
     out: list[tuple[Span, int]] = []
     for span, prio in tagged:
         if out and span.start < out[-1][0].end:
             prev, pprio = out[-1]
-            label = span.label if prio > pprio else prev.label
-            source = span.source if prio > pprio else prev.source
+            # the later span's label when it is the recognizer's, or the model's over a backup name
+            take = (prio > pprio and span.label not in BACKUP_NAME_LABELS) or (
+                pprio > prio and prev.label in BACKUP_NAME_LABELS
+            )
+            label = span.label if take else prev.label
+            source = span.source if take else prev.source
             score = max(prev.score or 0.0, span.score or 0.0)
             out[-1] = (Span(prev.start, max(prev.end, span.end), label, score, source), max(prio, pprio))
             continue

@@ -48,7 +48,7 @@ from deid.schema import (
 )
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import ends_in_surname_head
-from deid.words.regions import is_region
+from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
 from deid.words.vocab import POLICE_RANK
 
@@ -201,6 +201,23 @@ register(RECOGNIZERS, 9, RecognizersConfig,
                      "Wasserburg', 'Krankenhaus Mühldorf'); date_of_death.v2: a date the verb 'verstarb' follows "
                      "('Am 14.01.2023 verstarb …'); mastr_number.v1: a power plant's number in the "
                      "Marktstammdatenregister ('SEE937104528813')")(_recognizers_step(9))  # fmt: skip
+register(RECOGNIZERS, 10, RecognizersConfig,
+         description="recognizers@9 with contract_number.v7: a farm's, register's, device's or ear tag's number "
+                     "('Betriebsnummer …', 'IMEI …', 'UELN …', 'Ohrmarke DE 09 372 45118') and each number of a list after "
+                     "a label in the plural; iban.v3: any country's IBAN after its label whatever its check "
+                     "digits; street_address.v6: a farmstead's name and number after 'Hofstelle'; place_name.v1: "
+                     "a village's or district's name after 'im Ortsteil', 'der Gemarkung', a town abroad before "
+                     "its country in brackets ('in Side (Türkei)'); kin_name.v1: a relative's first name after the "
+                     "kinship ('ihre Kinder Jonas und Emilia'); venue_name.v2: an initiative's, association's or "
+                     "chat group's name in quotes ('die Bürgerinitiative „Lebenswertes Isartal“') or the name a business "
+                     "trades under ('unter der Bezeichnung „…“ tätig'); clinic_name.v2: a medical care "
+                     "centre's, surgery or animal clinic's name ('im MVZ am Regenbogen', 'Pferdeklinik Dr. Rauscher'); "
+                     "business_name.v2: a kindergarten's or travel agency's name ('den Kindergarten St. Josef'), a village club's "
+                     "name with its town ('des Schützenvereins Edelweiß Gangkofen'); handle.v2: a "
+                     "handle after a seller's or platform's account word ('das Verkäuferkonto „…“'); role_name.v1: a "
+                     "full name after a noun naming the person ('des Versicherungsvertreters Günther "
+                     "Kronschnabl'); brand_name.v3: a product in quotes before the verb of selling ('unter der Bezeichnung "
+                     "„…“ anzubieten')")(_recognizers_step(10))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -262,6 +279,12 @@ register(KEEP_ZONES, 8, KeepZonesConfig, filter=True,
                      "office line may name the judge's role ('Richter am Landgericht als "
                      "Einzelrichter'); no case number across a line break ('1\\nAm 14.01…': a margin number "
                      "and a date)")(_keep_zones_step(8))  # fmt: skip
+register(KEEP_ZONES, 9, KeepZonesConfig, filter=True,
+         description="keep_zones@8; a university or university of applied sciences with its seat is a public "
+                     "body ('der Technischen Hochschule Rosenheim', 'an der Hochschule "
+                     "Weihenstephan-Triesdorf'); a number after 'Az. des' and an office that is no court is "
+                     "the authority's ('Az. des Bundesamts 8912447-423'); a journal's letters after a hyphen are a licence "
+                     "plate's, no citation ('Kennzeichen R-BB 2211')")(_keep_zones_step(9))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -384,6 +407,26 @@ def regions_v1(cfg: NoConfig) -> Step:
     return run
 
 
+def _region_v2(text: str, span: Span) -> bool:
+    """A region (regions@1) or a Bavarian government district; read as an authority's seat,
+    only the district: a Landkreis named like a region ("Landratsamt Unterallgäu") is a seat the
+    policy judges, the Bezirk and the Regierung of "Oberbayern" are public bodies it keeps."""
+    surface = text[span.start : span.end]
+    if span.label == SEAT:
+        return is_government_district(surface)
+    return span.label in _REGION_LABELS and (is_region(surface) or is_government_district(surface))
+
+
+@register(REGIONS, 2, NoConfig, filter=True,
+          description="regions@1, also a Bavarian government district, whether the model read it as a place or "
+                      "an authority's seat ('des Bezirks Oberbayern', 'die Regierung von Niederbayern')")  # fmt: skip
+def regions_v2(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [s for s in spans if not _region_v2(text, s)]
+
+    return run
+
+
 @register(LOWERCASE, 1, NoConfig, filter=True, description="model words in lowercase")
 def lowercase_v1(cfg: NoConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
@@ -416,6 +459,28 @@ def no_name_shape_v2(cfg: NoConfig) -> Step:
             s for s in spans
             if not _no_name_shape(text, s, _is_attached(text, s, context))
             and not (s.source == MODEL_SOURCE and _NO_NAME_WORD.fullmatch(text, s.start, s.end))
+        ]  # fmt: skip
+
+    return run
+
+
+# version 3: a model span of a name's type without a letter ("Velden.\n[2] Das …": a margin
+# number after a town at a paragraph's end, read as the town's; the from-scratch dev set). A
+# street's bare house number stays: consistency and the address steps give them meaning.
+_LETTERLESS_NAME_LABELS = frozenset({PERSON, LOCATION, SEAT, ORGANIZATION})
+
+
+@register(NO_NAME_SHAPE, 3, NoConfig, filter=True,
+          description="no_name_shape@2 and a person, place or firm span of the model without a letter (a margin "
+                      "number after a town at a paragraph's end)")  # fmt: skip
+def no_name_shape_v3(cfg: NoConfig) -> Step:
+    previous = no_name_shape_v2(cfg)
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [
+            s for s in previous(text, spans, context)
+            if not (s.source == MODEL_SOURCE and s.label in _LETTERLESS_NAME_LABELS
+                    and not any(c.isalpha() for c in text[s.start : s.end]))
         ]  # fmt: skip
 
     return run
@@ -605,6 +670,12 @@ register(EXTENT, 4, NoConfig,
          description="extent@3 and an identifier's whole token: the model's digits of 'CHA-J-0612' or "
                      "'SG 32-1431.2/22-187' grow over the letters and parts joined to them by hyphens, dots "
                      "or slashes")(_extent_step(4))  # fmt: skip
+register(EXTENT, 5, NoConfig,
+         description="extent@4 and a town's river or region spelled out ('Weißenburg in Bayern', 'Mühldorf am "
+                     "Inn'); a place span without the function words it ran on with ('Eggenfelden an der'), a "
+                     "street span without the sentence's stop after its number; a first name before a surname "
+                     "the model read as a place ('Maria Huber-Kiefl'); a person's town after the name ('Dr. "
+                     "Kerscher aus Bogen')")(_extent_step(5))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

@@ -38,6 +38,15 @@ what a decision written in clear spells out:
   ("Edlmairstraße 6, Zimmer 214"); the rest of a hyphenated place ("Landratsamt
   [Straubing]-Bogen").
 
+* version 5 (the from-scratch dev set): a town's river or region spelled out ("Weißenburg [in
+  Bayern]", "Mühldorf [am Inn]"; only rivers and regions of a closed list, so "am Kapellenweg"
+  stays a street); a place span without the function words the model ran on with
+  ("[Eggenfelden an der] Schellenbruckstraße"), a street span without the sentence's stop after
+  its number ("Landshuter Straße 11[.]"); a first name before a one-word place span that is a
+  surname and no town of the list ("Maria [Huber-Kiefl]": a person); and the town a person
+  comes from right after the name ("Dr. Sieglinde Kerscher aus [Bogen]", a town of the list
+  that is no big city, before a comma, a stop, "und" or a bracket: "aus Grund des …" is none).
+
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
 """
@@ -49,8 +58,8 @@ from collections.abc import Iterable, Sequence
 
 from deid.anonymizer.consistency import Ranges
 from deid.schema import ID, LOCATION, OTHER, PERSON, SEAT, STREET, Span, coarse_label
-from deid.words.gazetteer import first_names, surnames
-from deid.words.ordinary import is_ordinary_word
+from deid.words.gazetteer import cities, is_big_city, surnames
+from deid.words.ordinary import is_plain_first_name
 from deid.words.shapes import zipf
 from deid.words.vocab import (
     FIELD_STREET_WORD,
@@ -59,7 +68,6 @@ from deid.words.vocab import (
     STREET_PREPOSITION,
     STREET_WORD,
 )
-from deid.words.vocabulary import lowercase_words
 
 _WORD_BEFORE = re.compile(r"([A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)[ \u00a0]$")
 # "a. d.", "a.", "i. d.", "i.", "b.", "o." and the river or region after it ("Isar", "OPf.")
@@ -82,6 +90,23 @@ _SURNAME_MAX_ZIPF = 4.5
 _HYPHENATED_PLACE = re.compile(r"(?:-[A-ZÄÖÜ][a-zäöüß]+)+(?![\w\-])")
 # a room or flat after an address: ", Zimmer 214", ", Wohnung 12", ", App. 3"
 _ROOM_AFTER = re.compile(r",[ \u00a0](?:Zimmer|Zi\.|Wohnung|Whg\.|Appartement|Apartment|App\.)[ \u00a0](?:Nr\.[ \u00a0])?\d{1,4}[a-z]?(?![\w\-])")
+# version 5: a town's river or region spelled out ("Weißenburg in Bayern", "Neumarkt in der
+# Oberpfalz", "Mühldorf am Inn", "Pfaffenhofen an der Ilm"): only these words, since "am" or "an
+# der" also lead to a street ("wohnt in Reichertshausen am Kapellenweg")
+_REGIONS = (
+    "Bayern|Oberbayern|Niederbayern|Oberpfalz|Schwaben|Oberfranken|Mittelfranken|Unterfranken|Inn|Ilm|Isar|"
+    "Donau|Lech|Main|Waldnaab|Naab|Saale|Regen|Vils|Rott|Rottal|Salzach|Alz|Mindel|Wertach|Iller|Altmühl|Amper|"
+    "Glonn|Paar|Abens|Laaber|Loisach|Ammer|Rhön|Fichtelgebirge|Aisch|Tauber|Wörnitz|Pegnitz|Regnitz"
+)
+_REGION_AFTER = re.compile(rf"[ \u00a0](?:in|am|an[ \u00a0]der|in[ \u00a0]der|im)[ \u00a0](?P<region>{_REGIONS})(?![\w\-])")
+# version 5: the function words a place span of the model ran on with ("[Eggenfelden an der]
+# Schellenbruckstraße"), and a street's house number with the sentence's stop ("Straße 11.")
+_FUNCTION_WORDS_END = re.compile(r"(?:[ \u00a0](?:an|am|in|im|der|die|den|dem|des|und|auf|bei|zur|zum|vom|von))+$")
+_NUMBER_STOP_END = re.compile(r"[ \u00a0]\d{1,4}[a-z]?\.$")
+# version 5: a person's town right after the name, before a comma, a stop, "und" or a bracket
+_TOWN_AFTER_PERSON = re.compile(
+    r"[ \u00a0]aus[ \u00a0](?P<town>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?=[,.;:)]|[ \u00a0](?:und|sowie|hat|war|ist|\())"
+)
 _JOINED_TOKEN = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:[-./][A-Za-zÄÖÜäöü0-9]+)*")
 
 
@@ -112,8 +137,6 @@ def _address(text: str, span: Span, zones: Ranges) -> Span | None:
     return Span(span.start, m.end(), STREET, span.score, span.source)
 
 
-def _first_name(word: str) -> bool:
-    return word in first_names() and word.lower() not in lowercase_words() and not is_ordinary_word(word)
 
 
 def _street_like(text: str, span: Span) -> bool:
@@ -150,7 +173,7 @@ def _whole_token(text: str, span: Span, zones: Ranges) -> Span:
 def _surname_after(text: str, span: Span, zones: Ranges) -> int:
     """Where a surname after a person span that is a first name alone ends, else the span's end
     (version 4)."""
-    if not _first_name(text[span.start : span.end]):
+    if not is_plain_first_name(text[span.start : span.end]):
         return span.end
     m = _SURNAME_AFTER.match(text, span.end)
     if m is None or zones.overlaps(span.end, m.end()):
@@ -170,14 +193,29 @@ def _room_after(text: str, span: Span, zones: Ranges) -> int:
 def _first_name_before(text: str, span: Span, zones: Ranges) -> bool:
     """Whether a first name of the list stands right before ``span`` (outside keep zones)."""
     m = _WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
-    return m is not None and _first_name(m.group(1)) and not zones.overlaps(m.start(1), span.start)
+    return m is not None and is_plain_first_name(m.group(1)) and not zones.overlaps(m.start(1), span.start)
 
 
-def _named_person_or_room(text: str, span: Span, zones: Ranges) -> Span:
+def _person_read_as_place(text: str, span: Span, zones: Ranges) -> bool:
+    """A one-word place span after a first name that is a surname and no town of the list
+    ("Maria [Huber-Kiefl]": the model read the double name as a place) (version 5)."""
+    name = text[span.start : span.end]
+    return (
+        span.label == LOCATION
+        and _ONE_WORD.fullmatch(name) is not None
+        and name not in cities()
+        and any(part in surnames() for part in name.split("-"))
+        and _first_name_before(text, span, zones)
+    )
+
+
+def _named_person_or_room(text: str, span: Span, zones: Ranges, version: int = 4) -> Span:
     """Version 4's person, place and address parts: a one-word OTHER span after a first name is
-    a person (the first name joins in :func:`_grown`), a first name alone takes the surname after
-    it, a place the parts hyphenated to it, an address the room after it."""
-    if span.label == OTHER and _ONE_WORD.fullmatch(text, span.start, span.end) and _first_name_before(text, span, zones):
+    a person (the first name joins in :func:`_grown`; from version 5 a place that is a surname
+    too), a first name alone takes the surname after it, a place the parts hyphenated to it, an
+    address the room after it."""
+    other_person = span.label == OTHER and _ONE_WORD.fullmatch(text, span.start, span.end) and _first_name_before(text, span, zones)
+    if other_person or (version >= 5 and _person_read_as_place(text, span, zones)):
         span = Span(span.start, span.end, PERSON, span.score, span.source)
     if span.label == PERSON:
         return Span(span.start, _surname_after(text, span, zones), span.label, span.score, span.source)
@@ -188,11 +226,30 @@ def _named_person_or_room(text: str, span: Span, zones: Ranges) -> Span:
     return span
 
 
+def _mended_end(text: str, span: Span) -> Span:
+    """A place span without the function words the model ran on with, a street span without the
+    sentence's full stop after its house number (version 5)."""
+    end = span.end
+    if span.label in _PLACES and (m := _FUNCTION_WORDS_END.search(text, span.start, end)) and m.start() > span.start:
+        end = m.start()
+    elif coarse_label(span.label) == STREET and _NUMBER_STOP_END.search(text, span.start, end):
+        end -= 1
+    return span if end == span.end else Span(span.start, end, span.label, span.score, span.source)
+
+
+def _region_after(text: str, end: int, zones: Ranges) -> int:
+    """Where a town's spelled-out river or region after ``end`` ends, else ``end`` (version 5)."""
+    m = _REGION_AFTER.match(text, end)  # the region itself may be a Land's keep zone ("Bayern")
+    return m.end() if m is not None and not zones.overlaps(end, m.start("region")) else end
+
+
 def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
+    if version >= 5:
+        span = _mended_end(text, span)
     if version >= 4 and coarse_label(span.label) == ID:
         return _whole_token(text, span, zones)
     if version >= 4:
-        span = _named_person_or_room(text, span, zones)
+        span = _named_person_or_room(text, span, zones, version)
     if version >= 3 and (address := _address(text, span, zones)) is not None:
         span = address
     start, end = span.start, span.end
@@ -201,12 +258,14 @@ def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
     if span.label == PERSON:
         for _ in range(2):  # "Anna Maria Huber"
             m = _WORD_BEFORE.search(text, max(0, start - 40), start)
-            if m is None or not _first_name(m.group(1)) or zones.overlaps(m.start(1), start):
+            if m is None or not is_plain_first_name(m.group(1)) or zones.overlaps(m.start(1), start):
                 break
             start = m.start(1)
     elif span.label in _PLACES or (version >= 3 and _ends_in_town(text, span)):
         if (m := _SUFFIX_AFTER.match(text, end)) is not None and not zones.overlaps(end, m.end()):
             end = m.end()
+        elif version >= 5 and span.label in _PLACES:
+            end = _region_after(text, end, zones)
         low = max(0, start - 60)  # a town and its suffix fit in the window; a longer span has none
         m = _TOWN_BEFORE.search(text, low, end) if end - low <= _TOWN_WINDOW else None  # "$" holds at ``end``
         if m is not None and m.start() < start and not zones.overlaps(m.start(), start):
@@ -214,11 +273,30 @@ def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
 
 
+def _towns_after_persons(text: str, spans: Sequence[Span], zones: Ranges) -> list[Span]:
+    """The town a person comes from right after the name ("Dr. Sieglinde Kerscher aus Bogen"):
+    a town of the list that is no big city, not a preposition's noun ("aus Grund des …")
+    (version 5)."""
+    taken = Ranges((s.start, s.end) for s in spans)
+    out = []
+    for span in spans:
+        if span.label != PERSON or (m := _TOWN_AFTER_PERSON.match(text, span.end)) is None:
+            continue
+        start, end = m.span("town")
+        town = m.group("town")
+        if town in cities() and not is_big_city(town) and not (taken.overlaps(start, end) or zones.overlaps(start, end)):
+            out.append(Span(start, end, LOCATION, span.score, span.source))
+    return out
+
+
 def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), version: int = 1) -> list[Span]:
     """``spans`` with persons' first names and towns' suffixes taken in, and from ``version``
     2 a street's head (the module's docstring), sorted and without overlaps: a grown span
     absorbs the spans it now covers."""
     blocked = Ranges((z.start, z.end) for z in zones)
+    spans = list(spans)
+    if version >= 5:
+        spans += _towns_after_persons(text, spans, blocked)
     out: list[Span] = []
     for span in sorted((_grown(text, s, blocked, version) for s in spans), key=lambda s: (s.start, -s.end)):
         if out and span.start < out[-1].end:

@@ -70,6 +70,13 @@ CASE_NUMBER_V7 = re.compile(CASE_NUMBER_V4.pattern.replace(r"(?=[\w/.\-]+\s\w)",
 # validation and dev texts)
 _OFFICE_NUMBER = r"[A-Z]{1,4}\s\d+[-.]\d+[-./]"
 CASE_NUMBER_V8 = re.compile(CASE_NUMBER_V7.pattern.replace(r"(?=[\w/.\-]{1,8}\s\w)", rf"(?=[\w/.\-]{{1,8}}\s\w)(?!{_OFFICE_NUMBER})"))
+# version 9: a number after "Az. des"/"der" and an office that is no court ("Az. des Bundesamts
+# 8912447-423", an asylum file) is the authority's; "Az. des Verwaltungsgerichts …" stays a
+# court's (the from-scratch dev set)
+_OF_AN_OFFICE = r"(?!\s?(?:des|der)\s(?![\w\-]*[Gg]erichts?\b)[\w\-]+)"
+CASE_NUMBER_V9 = re.compile(
+    CASE_NUMBER_V8.pattern.replace(r"|\b(?:Az\.|AZ:|Aktenzeichen:?)(?!", rf"|\b(?:Az\.|AZ:|Aktenzeichen:?){_OF_AN_OFFICE}(?!", 1)
+)
 _OFFICE_NUMBER_AFTER = re.compile(r"[ \u00a0]\d+[-.]\d+[-./]")  # "SG 32-1431.2/…": no court "SG"
 STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
@@ -214,7 +221,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # the versions of the chain's keep_zones component
 
 
 def keep_zones(
@@ -232,7 +239,10 @@ def keep_zones(
     file number before its office's name (:data:`CASE_NUMBER_V7`), 8 one after an office's
     capitals ("Az. SG 32-1431.2/22-187": :data:`CASE_NUMBER_V8`, :func:`court_zones`) and a
     signature's office line with the judge's role ("Richter am Landgericht als Einzelrichter"),
-    and no case number across a line break ("1\nAm 14.01…": a margin number and a date)."""
+    and no case number across a line break ("1\nAm 14.01…": a margin number and a date), 9 a
+    university with its seat (:data:`UNIVERSITY`), no court's number after "Az. des" and an
+    office that is no court (:data:`CASE_NUMBER_V9`), no citation in a licence plate
+    (:data:`CITATION_V9`)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -240,7 +250,8 @@ def keep_zones(
     if cfg.courts:
         zones += court_zones(text, version)
     if cfg.case_numbers:
-        numbers = (CASE_NUMBER_V8 if version >= 8 else CASE_NUMBER_V7 if version >= 7
+        numbers = (CASE_NUMBER_V9 if version >= 9 else CASE_NUMBER_V8 if version >= 8
+                   else CASE_NUMBER_V7 if version >= 7
                    else CASE_NUMBER_V4 if version >= 4
                    else CASE_NUMBER_V3 if version == 3 else CASE_NUMBER)  # fmt: skip
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)
@@ -252,7 +263,8 @@ def keep_zones(
         if version >= 5:
             zones += [Span(m.start(), m.end(), "LAW") for m in REGULATION.finditer(text)]
     if cfg.citations:
-        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in CITATION.finditer(text)]
+        citation = CITATION_V9 if version >= 9 else CITATION
+        zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in citation.finditer(text)]
         literature = LITERATURE_CITATION_V4 if version >= 4 else LITERATURE_CITATION
         zones += [Span(m.start(), m.end(), LITERATURE) for m in literature.finditer(text)]
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
@@ -264,7 +276,39 @@ def keep_zones(
         zones += judge_zones(text, version)
     if cfg.states:
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in states]
+        if version >= 9:
+            zones += _university_zones(text)
     return sorted(zones)
+
+
+# Version 9: a journal's abbreviation right after a hyphen is a licence plate's letters, no
+# citation ("amtliches Kennzeichen R-BB 2211" is no "BB 2211", Betriebs-Berater; the
+# from-scratch dev set)
+CITATION_V9 = re.compile(CITATION.pattern.replace(r"\b", r"\b(?<!-)", 1))
+# Version 9: a university or university of applied sciences named by its seat ("der Technischen
+# Hochschule Rosenheim", "die Universität Regensburg"): a public body the policy keeps, whose
+# seat the model reads as a place (the from-scratch dev set, where a student's university lost
+# its town). Only a seat of the town list, and not after a name ("Eickemeier Hochschule
+# Dambach", "Universität Omilade Medien": a private school the federal courts neutralize, LER dev
+# halves).
+UNIVERSITY = re.compile(
+    r"(?<![\w\-])(?:(?:Technische|Katholische|Evangelische|Ostbayerische|Freie)[nr]?[ \u00a0])?"
+    r"(?:Universität|Hochschule|Fachhochschule)"
+    r"(?:[ \u00a0]für[ \u00a0](?:angewandte[ \u00a0])?(?:Wissenschaften|Technik|Wirtschaft|Musik|Politik))?"
+    r"[ \u00a0](?P<seat>[A-ZÄÖÜ][a-zäöüß]+)(?![\w\-])"
+)
+_NAME_BEFORE = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+[ \u00a0]$")
+
+
+def _university_zones(text: str) -> list[Span]:
+    """The universities :data:`UNIVERSITY` finds whose seat is a town of the list, no name before."""
+    from deid.words.gazetteer import cities
+
+    return [
+        Span(m.start(), m.end(), PUBLIC_ENTITY)
+        for m in UNIVERSITY.finditer(text)
+        if m.group("seat") in cities() and not _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    ]
 
 
 # Court seats that are also surnames; a village named like a person does not count.

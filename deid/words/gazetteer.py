@@ -38,6 +38,12 @@ def cities() -> frozenset[str]:
     return frozenset(read_lines("cities.txt.xz"))
 
 
+@cache
+def countries() -> frozenset[str]:
+    """Every country's short and official German name (countries.txt.xz)."""
+    return frozenset(read_lines("countries.txt.xz"))
+
+
 SURNAME_HEAD_MIN = 10  # surnames of the list that end in a head for it to make surnames
 
 

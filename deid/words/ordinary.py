@@ -8,7 +8,7 @@ from them so that none of those lists depends on another.
 
 from __future__ import annotations
 
-from deid.words.gazetteer import person_and_place_names
+from deid.words.gazetteer import first_names, person_and_place_names
 from deid.words.lexicon import LEX_NAME, LEX_PROPER, is_common_noun, lexical_class
 from deid.words.public import public_words
 from deid.words.vocabulary import lowercase_words
@@ -26,3 +26,9 @@ def known_name(word: str) -> bool:
     if word.lower() in lowercase_words():
         return False
     return lexical_class(word) in (LEX_NAME, LEX_PROPER) or word in person_and_place_names()
+
+
+def is_plain_first_name(word: str) -> bool:
+    """A first name of the bundled list that is no ordinary or lowercase word ("Jonas", not
+    "Frau", "Klein", "Will"): where a first name stands alone, only such a word is one."""
+    return word in first_names() and word.lower() not in lowercase_words() and not is_ordinary_word(word)

@@ -47,3 +47,18 @@ def is_region(surface: str) -> bool:
     ("Dagestans")."""
     name = " ".join(surface.split())
     return name in regions() or (name.endswith("s") and name[:-1] in regions())
+
+
+# The Bavarian government districts ("Regierungsbezirke"), which name a region as a Land does
+# and an authority after them ("des Bezirks Oberbayern", "die Regierung von Niederbayern"): no
+# town is called so, and Wiktionary forms none of them as a region. The other Länder name
+# theirs after their seat cities (the big-city list).
+GOVERNMENT_DISTRICTS: frozenset[str] = frozenset(
+    ("Oberbayern", "Niederbayern", "Oberpfalz", "Oberfranken", "Mittelfranken", "Unterfranken", "Schwaben")
+)
+
+
+def is_government_district(surface: str) -> bool:
+    """A Bavarian government district, also with a genitive "s" ("Oberbayerns")."""
+    name = " ".join(surface.split())
+    return name in GOVERNMENT_DISTRICTS or name.removesuffix("s") in GOVERNMENT_DISTRICTS

@@ -78,21 +78,28 @@ def test_a_3_mb_decision_with_a_span_on_every_other_capitalized_word(sources: Pa
 
 
 def _canary_run(
-    version: int, found: str = "Jana Wolkenhammer", split: bool = False, without: tuple[str, ...] = ()
+    version: int,
+    found: str = "Jana Wolkenhammer",
+    split: bool = False,
+    without: tuple[str, ...] = (),
+    recognizers: int = 9,
 ) -> list[tuple[int, str]]:
-    """The rule chain (recognizers, keep zones, filters, consistency ``version``; ``without``
-    the steps named) on the seven planted decisions, the model having found ``found`` once in
-    each (at its introduction, score 0.9; ``split``: one span per word), then the ``label``
-    operator: per decision, the canary mentions left and the anonymized text."""
+    """The rule chain (recognizers ``recognizers``, keep zones, filters, consistency
+    ``version``; ``without`` the steps named) on the seven planted decisions, the model having
+    found ``found`` once in each (at its introduction, score 0.9; ``split``: one span per word),
+    then the ``label`` operator: per decision, the canary mentions left and the anonymized text.
+    The recognizers are those of version 9 by default: from version 10 a recognizer reads "Die
+    Klägerin Jana Wolkenhammer" itself (role_name), and its fine label wins the merge with the
+    model's span; consistency spreads a fine label as its type only from version 4."""
     from dataclasses import replace as with_changes
 
-    from deid.anonymizer.chain import step
     from deid.anonymizer.operators import anonymize_text
     from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
     from tests.code import canaries
 
     config = PipelineConfig.rules_only().without(*without)
-    chain = tuple(step("consistency", version) if s.name == "consistency" else s for s in config.chain)
+    versions = {"consistency": version, "recognizers": recognizers}
+    chain = tuple(with_changes(s, version=versions[s.name]) if s.name in versions else s for s in config.chain)
     pipeline = build_pipeline(config=with_changes(config, chain=chain))
     texts = [canaries.planted(d) for d in canaries.DECISIONS]
     model = []
@@ -121,6 +128,8 @@ def test_a_name_found_once_is_neutralized_in_every_mention() -> None:
     assert "[PERSON" in results[0][1] and "Jana" not in results[0][1]
     titled = _canary_run(2, found="Frau Wolkenhammer")  # the span the model gave holds the title
     assert [left for left, _ in titled] == [0] * len(canaries.DECISIONS)
+    newest = _canary_run(6, recognizers=10)  # the newest chain: a recognizer's name spreads as a person
+    assert [left for left, _ in newest] == [0] * len(canaries.DECISIONS)
 
 
 @pytest.mark.slow

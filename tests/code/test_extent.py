@@ -153,3 +153,37 @@ def test_version_4_takes_an_identifiers_whole_token(text: str, given: tuple[str,
     assert [(text[s.start : s.end], s.label) for s in out] == [expected]
     assert Chain([step("extent", 3)])(text, [span]) == [span]  # version 3 keeps its meaning
 
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "expected"),
+    [
+        # a town's river or region spelled out; a street after "am" stays apart
+        ("Der Kläger, ein 74-jähriger Rentner aus Weißenburg in Bayern, unterhält ein Konto.",
+         ("Weißenburg", LOCATION), [("Weißenburg in Bayern", LOCATION)]),
+        ("Er wohnt in Mühldorf am Inn.", ("Mühldorf", LOCATION), [("Mühldorf am Inn", LOCATION)]),
+        ("wohnt in Reichertshausen am Kapellenweg", ("Reichertshausen", LOCATION), [("Reichertshausen", LOCATION)]),
+        # the function words a place span ran on with; the sentence's stop after a house number
+        ("auf dem Parkplatz des Freibads Eggenfelden an der Schellenbruckstraße statt",
+         ("Eggenfelden an der", LOCATION), [("Eggenfelden", LOCATION)]),
+        ("Die Klägerin hat ihr Geschäft in der Landshuter Straße 11. Die Beklagte",
+         ("Landshuter Straße 11.", "STREET"), [("Landshuter Straße 11", "STREET")]),
+        # a first name before a surname the model read as a place: a person; a town stays a place
+        ("als Ordner unter anderem Lukas Brandl und Maria Huber-Kiefl. Das Landratsamt",
+         ("Huber-Kiefl", LOCATION), [("Maria Huber-Kiefl", PERSON)]),
+        ("Sie fuhr mit Maria Freising entgegen.", ("Freising", LOCATION), [("Freising", LOCATION)]),
+        # a person's town right after the name; not a preposition's noun, not a big city
+        ("Befundberichte der Rheumatologin Dr. Sieglinde Kerscher aus Bogen und des Psychiaters",
+         ("Sieglinde Kerscher", PERSON), [("Sieglinde Kerscher", PERSON), ("Bogen", LOCATION)]),
+        ("Herr Maier aus Grund des Vertrags", ("Maier", PERSON), [("Maier", PERSON)]),
+        ("Frau Huber aus Augsburg, die Zeugin", ("Huber", PERSON), [("Huber", PERSON)]),
+    ],
+)  # fmt: skip
+def test_version_5_mends_a_places_end_and_reads_a_persons_town(
+    text: str, given: tuple[str, str], expected: list[tuple[str, str]]
+) -> None:
+    span = _at(text, *given)
+    out = Chain([step("extent", 5)])(text, [span])
+    assert [(text[s.start : s.end], s.label) for s in out] == expected
+    if [(text[span.start : span.end], span.label)] != expected:
+        assert Chain([step("extent", 4)])(text, [span]) == [span]  # version 4 keeps its meaning

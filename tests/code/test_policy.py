@@ -195,6 +195,61 @@ def test_version_8_reads_a_sole_judges_office_line_with_the_role() -> None:
     assert judges == {7: [], 8: ["Dr. Fraundorfer\nRichter am Landgericht als Einzelrichter"]}
 
 
+def test_version_9_leaves_an_offices_number_after_az_des_to_the_recognizers() -> None:
+    """Version 8 read "Az. des Bundesamts 8912447" as a court's case number, so the asylum
+    file's number stayed in clear; a court named after "Az. des" keeps its number."""
+    from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
+
+    text = "Sie stellte am 9. Dezember 2021 einen Asylantrag (Az. des Bundesamts 8912447-423). Bei der Anhörung"
+    at = text.index("8912447")
+    assert any(z.start <= at < z.end for z in keep_zones(text, version=8))
+    assert not any(z.start <= at < z.end for z in keep_zones(text, version=9))
+    for court in ("Die Klage (Az. des Verwaltungsgerichts: M 5 K 21.1234) ist anhängig.",
+                  "Die Beschwerde (Az. 1 BvR 123/20) wurde verworfen."):  # fmt: skip
+        assert keep_zones(court, version=9) == keep_zones(court, version=8) != []
+    spans = build_pipeline(config=PipelineConfig.rules_only()).analyze(text)
+    assert [text[s.start : s.end] for s in spans if s.start <= at < s.end] == ["8912447-423"]
+
+
+def test_version_9_reads_no_citation_in_a_licence_plate() -> None:
+    """Version 8 read the letters and digits of "R-BB 2211" as a citation of the Betriebs-Berater
+    ("BB 2211") and kept the plate in clear; a citation is never joined to a hyphen before it."""
+    text = "Er befuhr mit dem Firmenwagen VW Passat, amtliches Kennzeichen R-BB 2211, die Bundesstraße 15."
+    cited = {v: [text[z.start : z.end] for z in keep_zones(text, version=v)] for v in (8, 9)}
+    assert cited == {8: ["BB 2211"], 9: []}
+    citation = "vgl. BB 2011, 1234; NJW-RR 2010, 12"
+    assert keep_zones(citation, version=9) == keep_zones(citation, version=8) != []
+
+
+@pytest.mark.parametrize(
+    ("text", "university"),
+    [
+        ("Die Klägerin, eine Studentin der Technischen Hochschule Rosenheim, mietete ein Zimmer.",
+         "Technischen Hochschule Rosenheim"),
+        ("Er studiert an der Universität Regensburg Jura.", "Universität Regensburg"),
+        ("Sie studiert an der Hochschule für angewandte Wissenschaften Landshut.",
+         "Hochschule für angewandte Wissenschaften Landshut"),
+    ],
+)  # fmt: skip
+def test_version_9_keeps_a_university_with_its_seat(text: str, university: str) -> None:
+    """A university is a public body the policy keeps; version 8 left its seat to the model,
+    which read it as a place the strict profile neutralizes."""
+    zones = {v: [text[z.start : z.end] for z in keep_zones(text, version=v) if z.label == PUBLIC_ENTITY] for v in (8, 9)}
+    assert university in zones[9] and university not in zones[8]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a private school after its name, a seat no town of the list: the federal courts neutralize them
+        "Zum Wintersemester 2012/2013 nahm er an der Eickemeier Hochschule Dambach das Studium auf.",
+        "nahm die Klägerin an der Universität Omilade Medien das Bachelorstudium auf",
+    ],
+)
+def test_version_9_keeps_no_private_school(text: str) -> None:
+    assert [z for z in keep_zones(text, version=9) if z.label == PUBLIC_ENTITY] == []
+
+
 def test_version_4_leaves_an_authoritys_file_number_to_the_recognizers() -> None:
     """Version 3 kept "Az. 41-602" (the start of a Landratsamt's number) as a court's case
     number, so the permit recognizer's span was dropped; a court's number has spaces."""

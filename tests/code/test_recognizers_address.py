@@ -13,6 +13,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV3,
     StreetAddressRecognizerV4,
     StreetAddressRecognizerV5,
+    StreetAddressRecognizerV6,
 )
 
 
@@ -129,6 +130,25 @@ def test_street_v4_table(marked: str) -> None:
 )
 def test_street_v5_table(marked: str) -> None:
     check_table_row(StreetAddressRecognizerV5(), marked, "STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Hofstelle [[Grub 6]] liegt rund 2 km von dem Ortskern entfernt.",
+        "Das Hofanwesen [[Oberhaun 7]] gehört dem Kläger.",
+        "das Anwesen [[Grub 3]] in Arrach",
+        # negatives: a year after the name, no number
+        "Die Hofstelle Grub 2019 kaufte er.",
+        "Die Hofstelle liegt im Außenbereich.",
+    ],
+)
+def test_street_v6_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV6(), marked, "STREET_ADDRESS")
+
+
+def test_version_5_keeps_its_meaning() -> None:
+    assert StreetAddressRecognizerV5().analyze("Die Hofstelle Grub 6 liegt abseits.") == []
 
 
 def test_version_4_keeps_its_meaning() -> None:

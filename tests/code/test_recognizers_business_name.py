@@ -6,7 +6,10 @@ import pytest
 from test_recognizers_base import check_table_row
 
 from deid.anonymizer.recognizers import RECOGNIZER_SETS
-from deid.anonymizer.recognizers.business_name import BusinessNameRecognizer
+from deid.anonymizer.recognizers.business_name import (
+    BusinessNameRecognizer,
+    BusinessNameRecognizerV2,
+)
 
 
 @pytest.mark.parametrize(
@@ -30,3 +33,26 @@ def test_business_name_table(marked: str) -> None:
 def test_the_recognizer_joins_the_set_in_version_8() -> None:
     assert "deid.recognizers.business_name.v1" in RECOGNIZER_SETS[8]
     assert "deid.recognizers.business_name.v1" not in RECOGNIZER_SETS[7]
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Noah besucht die Grundschule, Mila den Kindergarten [[St. Josef]].",
+        "Die Eltern buchten im Reisebüro [[Urlaubswelt]] Kelheim eine Pauschalreise.",
+        "Der Platz in der Kita [[Zwergerlburg]] ist 16 km entfernt.",
+        "Die Beklagte zu 2) arbeitet in der Metzgerei [[Pichlmaier]].",
+        # a village club's name with its town
+        "Die beiden treten bei Festen des Schützenvereins [[Edelweiß Gangkofen]] als Paar auf.",
+        # an everyday noun after the kind word is no name, nor a club's name without a town
+        "Der Kindergarten Besuch war freiwillig.",
+        "Der Vorstand des Sportvereins Beschlüsse fassen zu lassen, war üblich.",
+        "Im Kindergarten Probleme zu lösen fiel ihm schwer.",
+    ],
+)
+def test_business_name_v2_table(marked: str) -> None:
+    check_table_row(BusinessNameRecognizerV2(), marked, "FIRM_NAME")
+
+
+def test_version_1_keeps_its_meaning() -> None:
+    assert BusinessNameRecognizer().analyze("den Kindergarten St. Josef und das Reisebüro Urlaubswelt") == []

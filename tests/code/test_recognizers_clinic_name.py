@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer
+from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer, ClinicNameRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,32 @@ from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer
 )  # fmt: skip
 def test_clinic_name_table(marked: str) -> None:
     check_table_row(ClinicNameRecognizer(), marked, "FIRM_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a medical care centre named with "am" and a rare noun: the kind joins the span
+        "Die Folgebescheinigung stellte die Orthopädin im [[MVZ am Regenbogen]] erst am 15. Mai aus.",
+        # an animal clinic by a place or its vet's name after the title
+        "Die Tierärztin von der Tierklinik [[Chiemgau]] stellte Kissing Spines fest.",
+        "eine Ankaufsuntersuchung in der Pferdeklinik Dr. [[Rauscher]] in Freilassing",
+        "Er wurde in der Praxisklinik Dr. med. [[Huber]] operiert.",
+        "Er lag im Krankenhaus [[Mühldorf]].",
+        # a surgery or pharmacy named with "am"; a practice by its doctor's name
+        "Die Implantate wurden in der [[Mund-Kiefer-Gesichtschirurgie am Stadtpark]] in Altötting entfernt.",
+        "Er wartete vor ihrer Arbeitsstelle, der [[Apotheke am Stadtplatz]] in Vilshofen.",
+        "Patienten wurden an die Praxis Dr. [[Lohr]] in Neuötting überwiesen.",
+        # negatives: an everyday noun after "Praxis"; the sentence goes on after "MVZ"
+        "Dabei bereitete der Praxis Schwierigkeiten, dass das Gerät fehlte.",
+        "Vorliegend sei das MVZ im Zeitraum 29.07.2021 bis 24.11.2021 ohne Zulassung tätig gewesen.",
+        "Solange die Zulassung wirke, dürfe das betreffende MVZ an der Versorgung teilnehmen.",
+        "Das MVZ am Ende des Quartals abzurechnen war üblich.",
+    ],
+)  # fmt: skip
+def test_clinic_name_v2_table(marked: str) -> None:
+    check_table_row(ClinicNameRecognizerV2(), marked, "FIRM_NAME")
+
+
+def test_version_1_keeps_its_meaning() -> None:
+    assert ClinicNameRecognizer().analyze("im MVZ am Regenbogen und in der Pferdeklinik Dr. Rauscher") == []

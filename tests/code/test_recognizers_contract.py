@@ -12,6 +12,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV4,
     ContractNumberRecognizerV5,
     ContractNumberRecognizerV6,
+    ContractNumberRecognizerV7,
 )
 
 
@@ -144,6 +145,43 @@ def test_contract_v5_table(marked: str) -> None:
 )
 def test_contract_v6_table(marked: str) -> None:
     check_table_row(ContractNumberRecognizerV6(), marked, "CONTRACT_NUMBER")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a farm's, a phone's, a horse's, a certificate's, a savings book's, a grant's number
+        "Der Antragsteller betreibt einen Betrieb mit 74 Rindern (Betriebsnummer [[09 372 117 0045]]).",
+        "Das sichergestellte Mobiltelefon Samsung Galaxy A54 (IMEI [[356938114207785]]) wird eingezogen.",
+        "Zug um Zug gegen Rückgabe der Stute „Donna Bella“ (UELN [[276009090154712]]) zu zahlen.",
+        "Er legte das Zertifikat Deutsch B1 (Zertifikatsnummer [[4471-B1-2206-0183]]) vor.",
+        "Die Kaution legte sie auf einem Kautionssparbuch an (Sparbuchnummer [[300 441 8827]]).",
+        "im Projekt „SmartFarm Isar-Inn“ (Förderkennzeichen [[2818DIG041]]) beschäftigt",
+        "Das Zentrum bewilligte mit Bescheid vom 9. Februar 2023 (Kennzeichen [[EG-2231-448817]]) Elterngeld.",
+        "die Trockenbauarbeiten (Nachunternehmervertrag Nr. [[NU-2022-117]] vom 7. März 2022)",
+        "Das Sanitätshaus bot das Modell zu 24.800 € an (Angebot Nr. [[AN-23-00457]]).",
+        "Er zeichnete eine Kommanditbeteiligung über 25.000 € (Zeichnungsschein Nr. [[SIS3-004417]]).",
+        "gegen Rückgabe des Fahrzeugs Mercedes-Benz 280 SL (Fahrgestellnummer [[11304412019873]])",
+        "eine Einbauküche für ihr Haus in Massing (Auftragsbestätigung Nr. [[AB-22-0317]])",
+        "Er ist bei der Beklagten versichert (Mitgliedsnummer [[09 118 447 3]]).",
+        "eine geladene Büchse Blaser R8 (Waffennummer [[R8-114472]])",
+        "Die Kundennummer [[4711]] 2 Jahre lang",
+        # a plural label: each number of its list, no amount after it
+        "Zwei Kälber mit den Ohrmarken [[DE 09 372 45118]] und [[DE 09 372 45121]] waren verendet.",
+        "Die Kundennummern [[4711]], [[4712]] und [[4713]] sowie 2.000 € Rückstand",
+        # negatives: a licence plate is the plate recognizer's; a singular label takes one number
+        "mit dem amtlichen Kennzeichen FS-LW 2207 aus der Straße",
+        "Kundennummer [[12345]] und 2.000 € Rückstand",
+        "Der Arbeitsvertrag Nr. 3 sah Schichtzulagen vor.",
+    ],
+)
+def test_contract_v7_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV7(), marked, "CONTRACT_NUMBER")
+
+
+def test_version_6_keeps_its_meaning() -> None:
+    text = "Betriebsnummer 09 372 117 0045, IMEI 356938114207785, Ohrmarken DE 09 372 45118 und DE 09 372 45121"
+    assert ContractNumberRecognizerV6().analyze(text) == []
 
 
 def test_version_5_keeps_its_meaning() -> None:

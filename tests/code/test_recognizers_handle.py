@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.handle import HandleRecognizer
+from deid.anonymizer.recognizers.handle import HandleRecognizer, HandleRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -28,3 +28,23 @@ from deid.anonymizer.recognizers.handle import HandleRecognizer
 )  # fmt: skip
 def test_handle_table(marked: str) -> None:
     check_table_row(HandleRecognizer(), marked, "HANDLE")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Sie betreibt auf der Plattform eBay das Verkäuferkonto „[[trachtenliebe_lisa]]“.",
+        "Er schrieb über sein Instagram-Konto [[@bergsepp_88]] an die Zeugin.",
+        "unter dem Nutzernamen „[[laaber_deals94]]“",
+        # negatives: a bank account's number is no handle; an account word before a word
+        "Er zahlte auf sein Bankkonto 12345678 ein.",
+        "Die Aufwendungen buchte sie auf dem Konto 6827 „Abschluss- und Prüfungskosten“.",
+        "Das Verkäuferkonto „passt“ nicht zu ihr.",
+    ],
+)
+def test_handle_v2_table(marked: str) -> None:
+    check_table_row(HandleRecognizerV2(), marked, "HANDLE")
+
+
+def test_handle_version_1_keeps_its_meaning() -> None:
+    assert HandleRecognizer().analyze("das Verkäuferkonto „trachtenliebe_lisa“") == []

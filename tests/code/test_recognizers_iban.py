@@ -6,7 +6,7 @@ import pytest
 from test_recognizers_base import check_table_row
 
 from deid.anonymizer.recognizers.bic import BicRecognizer
-from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2
+from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2, IbanRecognizerV3
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,26 @@ def test_iban_table(marked: str) -> None:
 )
 def test_iban_v2_table(marked: str) -> None:
     check_table_row(IbanRecognizerV2(), marked, "IBAN")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # any country's IBAN after its label, whatever its check digits (a fraud's account abroad)
+        "überwiesen auf ein Konto mit der IBAN [[LT41 3250 0731 8820 4417]] bei einer litauischen Bank",
+        "IBAN: [[FR76 3000 6000 0112 3456 7890 189]] und",
+        "bei der VR-Bank (IBAN [[DE63 7406 1813 0004 5127 90]]) erhalten habe",
+        # negatives: without the label only a valid checksum counts; a patent after a label word
+        "die Nummer LT41 3250 0731 8820 4417 ohne Bezeichnung",
+        "IBAN-Angabe DE 10 2006 011 652 A1",
+    ],
+)
+def test_iban_v3_table(marked: str) -> None:
+    check_table_row(IbanRecognizerV3(), marked, "IBAN")
+
+
+def test_iban_version_2_keeps_its_meaning() -> None:
+    assert IbanRecognizerV2().analyze("mit der IBAN LT41 3250 0731 8820 4417 bei") == []
 
 
 def test_iban_version_1_keeps_its_meaning() -> None:

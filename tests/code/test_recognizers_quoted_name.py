@@ -10,7 +10,9 @@ from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
 from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizer,
     BrandNameRecognizerV2,
+    BrandNameRecognizerV3,
     VenueNameRecognizer,
+    VenueNameRecognizerV2,
 )
 
 
@@ -64,6 +66,24 @@ def test_brand_v2_table(marked: str) -> None:
     check_table_row(BrandNameRecognizerV2(), marked, "BRAND_NAME")
 
 
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a court's order: the verb of selling after the name
+        "Die Beklagte wird verurteilt, es zu unterlassen, Bier unter der Bezeichnung „[[Holledauer Gold]]“ anzubieten.",
+        "es zu unterlassen, Dosierpumpen unter der Bezeichnung „[[AquaDos 300]]“ in den Verkehr zu bringen",
+        # negatives: a term the court discusses
+        "die unter der Bezeichnung „Jobcenter“ wahrgenommenen Aufgaben",
+    ],
+)
+def test_brand_v3_table(marked: str) -> None:
+    check_table_row(BrandNameRecognizerV3(), marked, "BRAND_NAME")
+
+
+def test_brand_version_2_keeps_its_meaning() -> None:
+    assert BrandNameRecognizerV2().analyze("Bier unter der Bezeichnung „Holledauer Gold“ anzubieten") == []
+
+
 @pytest.mark.parametrize("marked", _SOLD_OR_ATTACKED[:2])
 def test_version_1_keeps_its_meaning(marked: str) -> None:
     """A saved ``recognizers@6`` chain runs version 1, which finds no product after these cues."""
@@ -86,6 +106,30 @@ def test_version_1_keeps_its_meaning(marked: str) -> None:
 )
 def test_venue_table(marked: str) -> None:
     check_table_row(VenueNameRecognizer(), marked, "FIRM_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Antragsteller ist Sprecher der Bürgerinitiative „[[Lebenswertes Isartal]]“.",
+        "Die Beklagte betreibt dort seit 2019 den Friseursalon „[[Haarwerk by Sandra]]“.",
+        "Sie schrieb in der WhatsApp-Gruppe „[[Küche Seeblick]]“ an die Kollegen.",
+        "Die Reitanlage „[[Gut Eichenried]]“ liegt am Ortsrand.",
+        "Die Shisha-Bar „[[Orient Lounge]]“ öffnete um 18 Uhr.",
+        "Sie betreibt in der Ingolstädter Straße 60 die Spielhalle „[[Spielothek Royal]]“.",
+        # a business by the name it trades under
+        "der als Finanzanlagenvermittler unter der Bezeichnung „[[Vermögensplanung Käsbauer]]“ tätig ist",
+        # a term the court discusses after another word stays, and one under a name nobody trades
+        "der Begriff „Wohnung“ im Sinne des Gesetzes",
+        "die unter der Bezeichnung „Jobcenter“ wahrgenommenen Aufgaben",
+    ],
+)
+def test_venue_v2_table(marked: str) -> None:
+    check_table_row(VenueNameRecognizerV2(), marked, "FIRM_NAME")
+
+
+def test_venue_version_1_keeps_its_meaning() -> None:
+    assert VenueNameRecognizer().analyze("die Bürgerinitiative „Lebenswertes Isartal“, der Friseursalon „Haarwerk“") == []
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 from deid.anonymizer import components  # noqa: F401  (registers the chain's steps)
 from deid.anonymizer.chain import Chain, step
 from deid.schema import LOCATION, MODEL_SOURCE, PERSON, SEAT, Span
-from deid.words.regions import is_region
+from deid.words.regions import is_government_district, is_region
 
 
 def _at(text: str, surface: str, label: str) -> Span:
@@ -70,3 +70,24 @@ def test_a_region_inside_a_longer_span_leaves_the_span_alone() -> None:
     text = "Die Firma Allgäuer Alpenmilch GmbH aus dem Allgäu klagt."
     span = _at(text, "Allgäuer Alpenmilch GmbH", "ORGANIZATION")
     assert Chain([step("regions")])(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "label"),
+    [
+        ("stellte der Fachberater für Fischerei des Bezirks Oberbayern, Dr. Frank Lenzer, fest", "Oberbayern", SEAT),
+        ("Die Regierung von Niederbayern hat den Plan genehmigt.", "Niederbayern", SEAT),
+        ("Er zog 2019 nach Mittelfranken.", "Mittelfranken", LOCATION),
+    ],
+)
+def test_version_2_keeps_a_government_district(text: str, surface: str, label: str) -> None:
+    span = _at(text, surface, label)
+    assert Chain([step("regions", 2)])(text, [span]) == []
+    assert Chain([step("regions", 1)])(text, [span]) == [span]  # version 1 keeps its meaning
+
+
+def test_version_2_leaves_a_landkreis_named_like_a_region_to_the_policy() -> None:
+    text = "Das Landratsamt Allgäu erließ den Bescheid."
+    span = _at(text, "Allgäu", SEAT)
+    assert Chain([step("regions", 2)])(text, [span]) == [span]
+    assert is_government_district("Oberbayerns") and not is_government_district("Allgäu")

@@ -19,6 +19,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV3,
     StreetAddressRecognizerV4,
     StreetAddressRecognizerV5,
+    StreetAddressRecognizerV6,
 )
 from deid.anonymizer.recognizers.base import (
     Pattern,
@@ -27,8 +28,11 @@ from deid.anonymizer.recognizers.base import (
     resolve_overlaps,
 )
 from deid.anonymizer.recognizers.bic import BicRecognizer
-from deid.anonymizer.recognizers.business_name import BusinessNameRecognizer
-from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer
+from deid.anonymizer.recognizers.business_name import (
+    BusinessNameRecognizer,
+    BusinessNameRecognizerV2,
+)
+from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer, ClinicNameRecognizerV2
 from deid.anonymizer.recognizers.commercial_register import CommercialRegisterRecognizer
 from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
@@ -37,6 +41,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV4,
     ContractNumberRecognizerV5,
     ContractNumberRecognizerV6,
+    ContractNumberRecognizerV7,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -47,8 +52,9 @@ from deid.anonymizer.recognizers.date_of_birth import (
 )
 from deid.anonymizer.recognizers.email import EmailRecognizer
 from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer, FirmNameRecognizerV2
-from deid.anonymizer.recognizers.handle import HandleRecognizer
-from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2
+from deid.anonymizer.recognizers.handle import HandleRecognizer, HandleRecognizerV2
+from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2, IbanRecognizerV3
+from deid.anonymizer.recognizers.kin_name import KinNameRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
 from deid.anonymizer.recognizers.mastr_number import MastrNumberRecognizer
@@ -62,11 +68,15 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV4,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
+from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer
 from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizer,
     BrandNameRecognizerV2,
+    BrandNameRecognizerV3,
     VenueNameRecognizer,
+    VenueNameRecognizerV2,
 )
+from deid.anonymizer.recognizers.role_name import RoleNameRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
 from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizer,
@@ -183,6 +193,27 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # in the Marktstammdatenregister ("SEE937104528813")
     "deid.recognizers.date_of_death.v2": DateOfDeathRecognizerV2,
     "deid.recognizers.mastr_number.v1": MastrNumberRecognizer,
+    # a farm's, register's, device's or ear tag's number and a plural label's list; any country's
+    # IBAN after its label; a farmstead after "Hofstelle"; a village after "im Ortsteil" (the
+    # from-scratch dev set)
+    "deid.recognizers.contract_number.v7": ContractNumberRecognizerV7,
+    "deid.recognizers.iban.v3": IbanRecognizerV3,
+    "deid.recognizers.street_address.v6": StreetAddressRecognizerV6,
+    "deid.recognizers.place_name.v1": PlaceNameRecognizer,
+    # a child's first name after the kinship ("ihre Kinder Jonas und Emilia"); an initiative's
+    # or association's name in quotes ("die Bürgerinitiative „Lebenswertes Isartal“")
+    "deid.recognizers.kin_name.v1": KinNameRecognizer,
+    "deid.recognizers.venue_name.v2": VenueNameRecognizerV2,
+    # a medical care centre's, surgery or animal clinic's name ("im MVZ am Regenbogen"); a
+    # kindergarten's or travel agency's ("den Kindergarten St. Josef")
+    "deid.recognizers.clinic_name.v2": ClinicNameRecognizerV2,
+    "deid.recognizers.business_name.v2": BusinessNameRecognizerV2,
+    # a handle after a seller's or a platform's account word ("das Verkäuferkonto „…“"); a full
+    # name after a noun that names the person ("des Versicherungsvertreters Günther Kronschnabl")
+    "deid.recognizers.handle.v2": HandleRecognizerV2,
+    "deid.recognizers.role_name.v1": RoleNameRecognizer,
+    # a product in quotes before the verb of selling ("unter der Bezeichnung „…“ anzubieten")
+    "deid.recognizers.brand_name.v3": BrandNameRecognizerV3,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -214,6 +245,16 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
          "deid.recognizers.date_of_death.v2": "deid.recognizers.date_of_death.v1"},
         frozenset({"deid.recognizers.handle.v1", "deid.recognizers.clinic_name.v1",
                    "deid.recognizers.mastr_number.v1"})),
+    10: ({"deid.recognizers.contract_number.v7": "deid.recognizers.contract_number.v6",
+          "deid.recognizers.iban.v3": "deid.recognizers.iban.v2",
+          "deid.recognizers.street_address.v6": "deid.recognizers.street_address.v5",
+          "deid.recognizers.venue_name.v2": "deid.recognizers.venue_name.v1",
+          "deid.recognizers.clinic_name.v2": "deid.recognizers.clinic_name.v1",
+          "deid.recognizers.business_name.v2": "deid.recognizers.business_name.v1",
+          "deid.recognizers.handle.v2": "deid.recognizers.handle.v1",
+          "deid.recognizers.brand_name.v3": "deid.recognizers.brand_name.v2"},
+         frozenset({"deid.recognizers.place_name.v1", "deid.recognizers.kin_name.v1",
+                    "deid.recognizers.role_name.v1"})),
 }  # fmt: skip
 
 

@@ -196,6 +196,23 @@ class StreetAddressRecognizerV5(StreetAddressRecognizerV4):
     )  # fmt: skip
 
 
+# Version 6: a farmstead's name and number after the word for a farm's yard ("Die Hofstelle Grub
+# 6 liegt …", "das Hofanwesen Oberhaun 7"), which version 5's address words did not include
+# (the from-scratch dev set).
+_HAMLET_CUE_V6 = rf"(?:{_ADDRESS_WORDS}|Hofstelle|Hofanwesen|Hofanwesens|[Ww]ohnhaft{_S}im){_S}"
+_HAMLET_PATTERN_V6 = Pattern(
+    "hamlet_number",
+    rf"(?<![\w-]){_HAMLET_CUE_V6}(?P<value>{_W}(?:-{_W})?{_S}{_HOUSE}){NUM_RIGHT}{_NOT_A_MEASURE}",
+    0.75,
+)
+
+
+class StreetAddressRecognizerV6(StreetAddressRecognizerV5):
+    """Version 5, and a farmstead's name and number after "Hofstelle" or "Hofanwesen"."""
+
+    PATTERNS = (*StreetAddressRecognizerV5.PATTERNS[:-1], _HAMLET_PATTERN_V6)
+
+
 class PostalTownRecognizer(PatternRecognizer):
     """A German postal code and the town after it, where an address is written."""
 

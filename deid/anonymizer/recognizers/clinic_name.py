@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 from deid.words.gazetteer import cities
 from deid.words.lexicon import is_common_noun
-from deid.words.shapes import noun_compound
+from deid.words.shapes import noun_compound, zipf
 
 _S = r"[ \u00a0]"
 _KIND = r"(?:Klinikum|Klinik|Kliniken|Krankenhaus|Kreisklinik(?:um)?|Kreiskrankenhaus|Fachklinik|Rehaklinik)(?:s|es)?"
@@ -48,3 +48,42 @@ class ClinicNameRecognizer(PatternRecognizer):
             return  # "die Klinik Rechtsbeschwerde …": no name; "Wasserburg" is a town too
         start = match.start("brand") if match.group("brand") else match.start("name")
         yield start, match.end("name")
+
+
+# Version 2 (the from-scratch dev set): a medical care centre, a surgery, a practice, a pharmacy
+# and an animal clinic ("im MVZ am Regenbogen", "in der Mund-Kiefer-Gesichtschirurgie am
+# Stadtpark", "der Apotheke am Stadtplatz", "die Tierklinik Chiemgau", "die
+# Pferdeklinik Dr. Rauscher": a vet's name after his title). A name begun by "am" and a rare
+# noun ("am Regenbogen") names nothing without its kind, so the kind joins the span there; "im
+# Zeitraum", "an der Versorgung" (the Bavarian dev half) are the sentence going on.
+_KIND_V2 = (
+    r"(?:Klinikum|Klinik|Kliniken|Krankenhaus|Kreisklinik(?:um)?|Kreiskrankenhaus|Fachklinik|Rehaklinik"
+    r"|Praxisklinik|Tierklinik|Pferdeklinik|Kleintierklinik|Tagesklinik|MVZ|Apotheke|Gemeinschaftspraxis"
+    r"|Zahnarztpraxis|Tierarztpraxis|Praxis|(?:[A-ZÄÖÜ][a-zäöüß]*-)*[A-ZÄÖÜ][a-zäöüß]*chirurgie"
+    rf"|Medizinische[sn]?{_S}Versorgungszentrum)(?:s|es)?"
+)
+_AFTER_PREPOSITION = rf"(?P<prep>am{_S}(?P<noun>{_WORD}))"
+# a name's noun after "am" is a rare word ("am Regenbogen", "am Stadtpark"); a frequent one is
+# the sentence going on ("das MVZ am Ende des Quartals")
+_NAME_NOUN_MAX_ZIPF = 4.0
+_AFTER_TITLE = rf"(?:(?:Dr|Prof)\.{_S}(?:(?:med|vet|med\.{_S}vet)\.{_S})?)+(?P<titled>{_WORD})"
+_CLINIC_V2 = (
+    rf"(?=[A-ZÄÖÜ])(?<![\w\-]){_BRAND}?(?P<kind>{_KIND_V2}){_S}"
+    rf"(?:{_AFTER_TITLE}|{_AFTER_PREPOSITION}|{_NAME})(?![\w\-])"
+)
+
+
+class ClinicNameRecognizerV2(ClinicNameRecognizer):
+    """Version 1, and a medical care centre's, surgery clinic's or animal clinic's name."""
+
+    PATTERNS = (Pattern("kind_and_name", _CLINIC_V2, 0.7),)
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        if match.group("prep"):
+            if zipf(match.group("noun")) >= _NAME_NOUN_MAX_ZIPF:
+                return
+            yield match.start("brand") if match.group("brand") else match.start("kind"), match.end("prep")
+        elif match.group("titled"):
+            yield match.span("titled")
+        elif match.group("name").split()[0] not in ("Dr", "Prof"):
+            yield from super().candidates(text, match)

@@ -19,6 +19,9 @@ is before a colon ("Personalnummer der Klägerin: PN 2014-0817") and a police di
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 
 _KIND = (
@@ -40,11 +43,12 @@ def _key(kinds: str, words: str = "kassenzeichen", spaced: str = _SPACED) -> str
 _KEY = _key(_KIND)
 _COLON = r"[ \u00a0]?:?[ \u00a0]?"
 # letters-then-digits or digit groups joined by . / - or single spaces (``12 150385 M 123``)
-_VALUE = (
-    r"(?P<value>(?:[A-Z]{1,4}[ \-]?)?\d[\dA-Z]{0,19}"
-    r"(?:[./\-][\dA-Z]{1,12}|[ \u00a0]\d{2,12}|[ \u00a0][A-Z](?=[ \u00a0]\d)){0,6})"
-    r"(?![\w]|[./\-]\w)"
+_VALUE_BODY = (
+    r"(?:[A-Z]{1,4}[ \-]?)?\d[\dA-Z]{0,19}"
+    r"(?:[./\-][\dA-Z]{1,12}|[ \u00a0]\d{2,12}|[ \u00a0][A-Z](?=[ \u00a0]\d)){0,6}"
 )
+_VALUE_END = r"(?![\w]|[./\-]\w)"
+_VALUE = rf"(?P<value>{_VALUE_BODY}){_VALUE_END}"
 _MIN_DIGITS = 3
 
 
@@ -139,3 +143,63 @@ class ContractNumberRecognizerV6(ContractNumberRecognizer):
     """Version 5, patient and case numbers, an identification number by its plain label."""
 
     PATTERNS = (Pattern("labelled_number", rf"{_KEY_V6}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE}", 0.8),)
+
+
+# Version 7 (the from-scratch dev set): a farm's number ("Betriebsnummer 09 372 117 0045"), a
+# register's ("Registriernummer …"), a phone's device number ("IMEI 356938114207785"), a
+# cattle's ear tags ("Ohrmarke DE 09 372 45118"), a bicycle's frame or a device's serial number
+# ("Rahmennummer …", "Seriennummer …"), a horse's life number ("UELN 276009090154712"), a
+# certificate's or examinee's number ("Zertifikatsnummer 4471-B1-2206-0183"), a savings book's
+# ("Sparbuchnummer 300 441 8827"), an old car's chassis number of any length
+# ("Fahrgestellnummer 11304412019873"), a weapon's ("Waffennummer R8-114472"), an authority's
+# reference after "Kennzeichen" ("Bescheid … (Kennzeichen EG-2231-448817)"), a contract of any
+# kind, an offer or a subscription by "Nr." after it ("Nachunternehmervertrag Nr. NU-2022-117",
+# "Angebot Nr. AN-23-00457", "Zeichnungsschein Nr. SIS3-004417", "Auftragsbestätigung Nr. …"), a grant's
+# ("Förderkennzeichen 2818DIG041"; a licence plate has
+# letters after its district and is the licence_plate recognizer's); and after a label in the plural, each number of its list
+# ("mit den Ohrmarken DE 09 372 45118 und DE 09 372 45121", "Kundennummern 4711, 4712 und 4713"):
+# a plural label announces more than one, so a further number after "," "und" "sowie" is one too.
+_KIND_V7 = rf"{_KIND_V6}|betriebs|registrier|imei|rahmen|serien|zertifikats|teilnehmer|prüfungs|sparbuch|fahrgestell|waffen"
+_WORDS_V7 = f"{_WORDS_V4}|gewerbekennziffer|imei|ohrmarken?|ueln|kennzeichen|förderkennzeichen"
+# "Nachunternehmervertrag Nr. NU-2022-117", "Angebot Nr. AN-23-00457", "Zeichnungsschein Nr. …"
+_SPACED_V7 = (
+    rf"{_SPACED_V4}|[a-zäöüß]+vertrag|angebot|zeichnungsschein|lieferschein|bestellung|auftragsbestätigung"
+)
+_KEY_V7 = _key(_KIND_V7, _WORDS_V7, _SPACED_V7)
+_PLURAL_KEY = rf"(?<!\w)(?i:(?:{_KIND_V7})-?nummern|ohrmarken)"
+_LIST_SEPARATOR = r"(?:,[ \u00a0]|[ \u00a0](?:und|sowie)[ \u00a0])"
+_MAX_LISTED = 6
+_LISTED = rf"{_VALUE_BODY}{_VALUE_END}(?![ \u00a0]?(?:€|EUR\b|Euro\b|%))"  # no amount after a list
+
+
+_LISTED_ONE = re.compile(_LISTED)
+# the labels' first letters tried first: the engine tries every position (same matches, a
+# fraction of the time on long texts)
+_INITIAL_V7 = r"(?=[^\W\d_])"
+
+
+# a check digit apart at a number's end, before a bracket or a stop ("Mitgliedsnummer 09 118 447
+# 3)"); not before a word ("Kundennummer 4711 2 Jahre")
+_VALUE_V7 = rf"(?P<value>{_VALUE_BODY}(?:[ \u00a0]\d(?=[).,;]))?){_VALUE_END}"
+
+
+class ContractNumberRecognizerV7(ContractNumberRecognizer):
+    """Version 6, farm, register, device and ear-tag numbers, and each number of a list after a
+    label in the plural."""
+
+    PATTERNS = (
+        Pattern("labelled_number", rf"{_INITIAL_V7}{_KEY_V7}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE_V7}", 0.8),
+        Pattern(
+            "listed_numbers",
+            rf"{_INITIAL_V7}{_PLURAL_KEY}{_COLON}(?P<list>{_LISTED}(?:{_LIST_SEPARATOR}{_LISTED}){{0,{_MAX_LISTED - 1}}})",
+            0.8,
+        ),
+    )
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        if "list" not in match.re.groupindex:
+            yield from super().candidates(text, match)
+            return
+        start, end = match.span("list")
+        for item in _LISTED_ONE.finditer(text, start, end):
+            yield item.span()

@@ -58,3 +58,27 @@ class HandleRecognizer(PatternRecognizer):
         mark = (match.group("mark") or "").strip() if "mark" in match.re.groupindex else ""
         if _HANDLE_SHAPE.fullmatch(value) or (mark == ":" and _WORD_HANDLE.fullmatch(value)) or (mark and mark != ":"):
             yield match.span("value")
+
+
+# Version 2 (the from-scratch dev set): an account on a named platform or of a seller
+# ("das Verkäuferkonto „trachtenliebe_lisa“", "ihr Instagram-Konto", "das eBay-Profil"), after
+# which, as after version 1's account words, only a handle's shape counts; "Konto" alone is a
+# bank's or a ledger's ("auf dem Konto 6827", training text)
+_PLATFORMS = (
+    "verkäufer|käufer|händler|mitglieds|spieler|instagram|facebook|tiktok|ebay|paypal|youtube|twitter"
+    "|telegram|snapchat|twitch|discord|linkedin|xing"
+)
+_ACCOUNT_LABEL_V2 = (
+    rf"(?=[BbNnUuAaPpKkVvHhMmSsIiFfTtEeYyDdLlXx])(?<![\w\-])"
+    rf"(?i:(?:benutzer|nutzer|{_PLATFORMS})-?kontos?|(?:(?:benutzer|nutzer|{_PLATFORMS})-?)?(?:accounts?|profils?|kanals?))"
+)
+
+
+class HandleRecognizerV2(HandleRecognizer):
+    """Version 1, and a handle after a seller's or a named platform's account word."""
+
+    PATTERNS = (
+        HandleRecognizer.PATTERNS[0],
+        Pattern("account_handle", rf"{_ACCOUNT_LABEL_V2}{_OWNER}{_S}?:?{_S}?[„\"»'‚]?{_HANDLE}", 0.8),
+        HandleRecognizer.PATTERNS[2],
+    )

@@ -75,9 +75,63 @@ class BrandNameRecognizerV2(BrandNameRecognizer):
     )
 
 
+# version 3: the verb of selling after the name, as a court's order writes it ("es zu
+# unterlassen, Bier unter der Bezeichnung „Holledauer Gold“ anzubieten oder in den Verkehr zu
+# bringen"), which version 2 read only before it (the from-scratch dev set)
+_UNDER_NAME = rf"unter{_S}(?:der|dieser){_S}(?:Produkt|Typen)?[Bb]ezeichnung{_S}"
+_SOLD_AFTER = (
+    rf"{_S}(?:anzubieten|anbietet|anbot|feilzuhalten|zu{_S}vertreiben|vertreibt|vertrieb|zu{_S}verkaufen|verkauft"
+    rf"|zu{_S}bewerben|bewirbt|in{_S}den{_S}Verkehr)(?![\w-])"
+)
+
+
+class BrandNameRecognizerV3(BrandNameRecognizerV2):
+    """Version 2, and a product in quotes before the verb that says a party sells it."""
+
+    PATTERNS = (
+        *BrandNameRecognizerV2.PATTERNS,
+        Pattern("quoted_sold", rf"(?<![\w-]){_UNDER_NAME}{_QUOTED}(?={_SOLD_AFTER})", 0.7),
+    )
+
+
 class VenueNameRecognizer(PatternRecognizer):
     """A venue's or business's name in quotes after its kind."""
 
     NAME = "venue_name"
     LABEL = "FIRM_NAME"
     PATTERNS = (Pattern("kind_quoted", rf"(?<![\w-]){_VENUE_CUE}{_QUOTED}", 0.7),)
+
+
+# version 2 (the from-scratch dev set): a citizens' initiative, an association or a chat group
+# named in quotes after its kind ("die Bürgerinitiative „Lebenswertes Isartal“", "der Verein
+# „Freunde des Vilstals“", "die WhatsApp-Gruppe „Küche Seeblick“"), and a riding stable or a
+# farm shop ("die Reitanlage „Gut Eichenried“"), a kind compounded with its trade ("den
+# Friseursalon „Haarwerk by Sandra“"), a gaming hall ("die Spielhalle „Spielothek Royal“")
+_VENUE_KINDS_V2 = (
+    f"{_VENUE_KINDS}|Bürgerinitiative|Initiative|Aktionsbündnis|Bündnis|Interessengemeinschaft|Verein"
+    "|Förderverein|Gruppe|Chatgruppe|Reitanlage|Reitstall|Hofladen|Ferienwohnung|Ferienhaus|Pizzeria"
+    "|Metzgerei|Bäckerei|Weingut|Spielhalle|Spielothek|Spielcasino|Casino|Wettbüro"
+)
+# a kind compounded with its trade ("Friseursalon", "Nagelstudio", "Blumenladen", "Weinbar")
+_VENUE_COMPOUND = r"[A-ZÄÖÜ][a-zäöüß]+(?:salon|studio|laden|geschäft|shop|bar|stube|stüberl|imbiss|café)"
+_VENUE_CUE_V2 = rf"(?:(?:[A-ZÄÖÜ][\w]*-)?(?:{_VENUE_KINDS_V2})|{_VENUE_COMPOUND}){_S}"
+
+
+# a business by the name it trades under ("der als Finanzanlagenvermittler unter der Bezeichnung
+# „Vermögensplanung Käsbauer“ tätig ist", "firmiert unter dem Namen „…“", "betreibt unter der
+# Bezeichnung „Hollweck Gartenbau“ einen Garten- und Landschaftsbaubetrieb")
+_TRADES_UNDER = rf"unter{_S}(?:der{_S}Bezeichnung|dem{_S}Namen|der{_S}Firma){_S}"
+_TRADES = (
+    rf"{_S}(?:(?:tätig|auftritt|auftrat|firmiert|firmierte|handelt|handelte)(?![\w-])"
+    rf"|(?:einen|eine|ein){_S}[^.;:!?\n„“]{{0,60}}?(?:betrieb|geschäft|handel|laden|unternehmen|werkstatt|büro|shop)(?![\w-]))"
+)
+
+
+class VenueNameRecognizerV2(VenueNameRecognizer):
+    """Version 1, and an initiative's, association's, chat group's or stable's name in quotes,
+    and a business's name it trades under."""
+
+    PATTERNS = (
+        Pattern("kind_quoted", rf"(?<![\w-]){_VENUE_CUE_V2}{_QUOTED}", 0.7),
+        Pattern("trades_under", rf"(?<![\w-]){_TRADES_UNDER}{_QUOTED}(?={_TRADES})", 0.7),
+    )

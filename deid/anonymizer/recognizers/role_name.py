@@ -1,0 +1,64 @@
+"""A person's full name after a noun that names the person ("des Versicherungsvertreters Günther
+Kronschnabl", "der Monteur Igor Petrenko").
+
+The model finds most full names; one after an occupation it never saw in the courts'
+placeholders ("Versicherungsvertreter", "Baumkontrolleur") it may leave in clear, surname and
+all. A capitalized noun, a first name of the bundled list that is no ordinary word
+(:func:`deid.words.ordinary.is_plain_first_name`) and a capitalized word that is no common noun
+are a person's name where the noun names a person (a role noun, or one ending as such nouns do:
+"-er", "-in", "-eur", "-ent", "-te", "-ge"): "die Kirche Maria Himmelfahrt" is none (a common
+noun), nor "eine Armbanduhr Rolex Submariner" (a thing), nor "Frau Maria" alone. A judge's or
+lawyer's name is left to the model and the keep zones, whose roles the profiles need; where the
+model found a name too, its label and role stand (deid.schema.BACKUP_NAME_LABELS). Chosen on the from-scratch dev set (a pension insurer's agent named once).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
+from deid.words.lexicon import is_common_noun
+from deid.words.ordinary import is_plain_first_name
+from deid.words.roles import LAWYER_BEFORE
+from deid.words.shape_cues import is_role
+
+_S = r"[ \u00a0]"
+_WORD = r"[A-ZÄÖÜ][a-zäöüß]+"
+# the noun before the name is all a match consumes: the name is read in a lookahead, so that
+# "Die Zeugin Sabine Hausberger" is tried at "Zeugin" too after "Die Zeugin Sabine" failed
+_NAME = (
+    rf"(?=[A-ZÄÖÜ])(?<![\w\-]){_WORD}{_S}"
+    rf"(?=(?P<value>(?P<first>{_WORD}(?:-{_WORD})?){_S}(?P<last>{_WORD}(?:-{_WORD})?))(?![\w\-]))"
+)
+
+# how a noun that names a person ends ("Versicherungsvertreters", "Monteuren", "Zeugin",
+# "Patientin", "Sachbearbeiterin", "Kollegen"), beside the role nouns of deid.words.shape_cues
+_PERSON_NOUN_END = re.compile(r"(?:er|ers|ern|erin|erinnen|eur|eure|euren|eurs|ent|enten|ant|anten|or|ors|oren|te|ten|ge|gen)$")
+
+# a judge's, a lawyer's or a prosecutor's title: the profiles treat them apart (kept, or kept
+# under federal), so the model's role and the keep zones decide, not this backup
+_COURT_OR_COUNSEL = re.compile(
+    r"(?:Richter|Vorsitzende|Präsident|Beisitzer|Schöff|Staatsanw|Rechtsanw|Patentanw|Anw[aä]lt|Notar|Verteidiger)"
+)
+
+
+class RoleNameRecognizer(PatternRecognizer):
+    """A first name of the list and a surname-like word after a capitalized noun."""
+
+    NAME = "role_name"
+    LABEL = "ROLE_NAME"
+    PATTERNS = (Pattern("noun_first_last", _NAME, 0.7),)
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        first, last = match.group("first"), match.group("last")
+        noun = match.group(0).split()[0]
+        if not (is_role(noun) or _PERSON_NOUN_END.search(noun)):
+            return  # "eine Armbanduhr Rolex Submariner": a thing's noun, a brand after it
+        if _COURT_OR_COUNSEL.match(noun) or LAWYER_BEFORE.search(text, max(0, match.start() - 60), match.end(0)):
+            return  # a judge or a lawyer: their role is the model's and the keep zones' to give
+        if is_plain_first_name(noun) or not all(is_plain_first_name(p) for p in first.split("-")):
+            return  # "Anna Maria Huber": the model's, whose first names the extent step joins
+        if any(is_common_noun(p) for p in last.split("-")) or is_plain_first_name(last):
+            return
+        yield match.span("value")

@@ -1,0 +1,51 @@
+"""The role_name recognizer: a person's full name after a noun that names the person
+(deid.anonymizer.recognizers.role_name)."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.anonymizer.recognizers import RECOGNIZER_SETS
+from deid.anonymizer.recognizers.role_name import RoleNameRecognizer
+from deid.schema import PERSON, Span, coarse_label, merge_spans
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Zweckbindung ergibt sich aus der Bescheinigung des Versicherungsvertreters [[Günther Kronschnabl]].",
+        "Die Küche wurde von den Monteuren [[Igor Petrenko]] und Daniel Stockinger eingebaut.",
+        "Die Zeugin [[Sabine Hausberger]] ist Schreinermeisterin.",
+        # negatives: a common noun after the first name, two first names, a first name alone
+        "Die Kirche Maria Himmelfahrt wurde 1712 geweiht.",
+        "Entwendet wurde eine Armbanduhr Rolex Submariner (Seriennummer 7K2X4481).",
+        "Die Tochter Anna Maria kam später.",
+        "Sie sprach mit Frau Maria über den Vorfall.",
+    ],
+)
+def test_role_name_table(marked: str) -> None:
+    check_table_row(RoleNameRecognizer(), marked, "ROLE_NAME")
+
+
+def test_a_role_name_is_a_person_that_the_set_runs_from_version_10() -> None:
+    assert coarse_label(RoleNameRecognizer.LABEL) == PERSON
+    assert "deid.recognizers.role_name.v1" in RECOGNIZER_SETS[10]
+    assert "deid.recognizers.role_name.v1" not in RECOGNIZER_SETS[9]
+
+
+@pytest.mark.parametrize(
+    ("model", "rule", "merged"),
+    [
+        # where the model found the name, its label and role stand (a lawyer stays a lawyer)
+        (Span(24, 40, "LAWYER", 0.9, "model"), Span(24, 40, "ROLE_NAME", 0.7, "role_name"),
+         Span(24, 40, "LAWYER", 0.9, "model")),
+        (Span(24, 30, PERSON, 0.9, "model"), Span(24, 40, "ROLE_NAME", 0.7, "role_name"),
+         Span(24, 40, PERSON, 0.9, "model")),
+        # any other recognizer's label wins as before (a validated identifier beats a guess)
+        (Span(24, 30, PERSON, 0.9, "model"), Span(22, 40, "IBAN", 0.8, "iban"), Span(22, 40, "IBAN", 0.9, "iban")),
+    ],
+)  # fmt: skip
+def test_a_backup_name_yields_to_the_models_label(model: Span, rule: Span, merged: Span) -> None:
+    assert merge_spans([model], [rule]) == [merged]
+    assert merge_spans([], [rule]) == [rule]
