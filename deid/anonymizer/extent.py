@@ -103,6 +103,7 @@ _REGION_AFTER = re.compile(rf"[ \u00a0](?:in|am|an[ \u00a0]der|in[ \u00a0]der|im
 # Schellenbruckstraße"), and a street's house number with the sentence's stop ("Straße 11.")
 _FUNCTION_WORDS_END = re.compile(r"(?:[ \u00a0](?:an|am|in|im|der|die|den|dem|des|und|auf|bei|zur|zum|vom|von))+$")
 _NUMBER_STOP_END = re.compile(r"[ \u00a0]\d{1,4}[a-z]?\.$")
+_TAIL_WINDOW = 40  # the function words or the stop a span ran on with fit in its last characters
 # version 5: a person's town right after the name, before a comma, a stop, "und" or a bracket
 _TOWN_AFTER_PERSON = re.compile(
     r"[ \u00a0]aus[ \u00a0](?P<town>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?=[,.;:)]|[ \u00a0](?:und|sowie|hat|war|ist|\())"
@@ -230,9 +231,10 @@ def _mended_end(text: str, span: Span) -> Span:
     """A place span without the function words the model ran on with, a street span without the
     sentence's full stop after its house number (version 5)."""
     end = span.end
-    if span.label in _PLACES and (m := _FUNCTION_WORDS_END.search(text, span.start, end)) and m.start() > span.start:
+    tail = max(span.start, end - _TAIL_WINDOW)  # a megabyte-long span is searched at its end only
+    if span.label in _PLACES and (m := _FUNCTION_WORDS_END.search(text, tail, end)) and m.start() > span.start:
         end = m.start()
-    elif coarse_label(span.label) == STREET and _NUMBER_STOP_END.search(text, span.start, end):
+    elif coarse_label(span.label) == STREET and _NUMBER_STOP_END.search(text, tail, end):
         end -= 1
     return span if end == span.end else Span(span.start, end, span.label, span.score, span.source)
 

@@ -297,18 +297,23 @@ UNIVERSITY = re.compile(
     r"(?:[ \u00a0]für[ \u00a0](?:angewandte[ \u00a0])?(?:Wissenschaften|Technik|Wirtschaft|Musik|Politik))?"
     r"[ \u00a0](?P<seat>[A-ZÄÖÜ][a-zäöüß]+)(?![\w\-])"
 )
-_NAME_BEFORE = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+[ \u00a0]$")
+_WORD_BEFORE = re.compile(r"([A-ZÄÖÜ][a-zäöüß]+)[ \u00a0]$")
 
 
 def _university_zones(text: str) -> list[Span]:
-    """The universities :data:`UNIVERSITY` finds whose seat is a town of the list, no name before."""
+    """The universities :data:`UNIVERSITY` finds whose seat is a town of the list and before
+    which stands no name (a capitalized word that is no lowercase word: "Die Universität …" at a
+    sentence's start is one)."""
     from deid.words.gazetteer import cities
+    from deid.words.vocabulary import lowercase_words
 
-    return [
-        Span(m.start(), m.end(), PUBLIC_ENTITY)
-        for m in UNIVERSITY.finditer(text)
-        if m.group("seat") in cities() and not _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start())
-    ]
+    zones = []
+    for m in UNIVERSITY.finditer(text):
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        named = before is not None and before.group(1).lower() not in lowercase_words()
+        if m.group("seat") in cities() and not named:
+            zones.append(Span(m.start(), m.end(), PUBLIC_ENTITY))
+    return zones
 
 
 # Court seats that are also surnames; a village named like a person does not count.

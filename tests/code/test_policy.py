@@ -227,6 +227,7 @@ def test_version_9_reads_no_citation_in_a_licence_plate() -> None:
         ("Die Klägerin, eine Studentin der Technischen Hochschule Rosenheim, mietete ein Zimmer.",
          "Technischen Hochschule Rosenheim"),
         ("Er studiert an der Universität Regensburg Jura.", "Universität Regensburg"),
+        ("Die Universität Regensburg lehnte die Zulassung ab.", "Universität Regensburg"),
         ("Sie studiert an der Hochschule für angewandte Wissenschaften Landshut.",
          "Hochschule für angewandte Wissenschaften Landshut"),
     ],

@@ -187,8 +187,9 @@ def test_a_reviewer_takes_a_docx_from_upload_to_download(service: Service, page:
     assert [IBAN, "ID", "rejected"] in spans(page) and selected(page)[2] == "open"
     select_text(page, NAME)
     press(page, "1", "m")  # the witness, and all her mentions
-    person = [s for s in spans(page) if s[1] == "PERSON"]
-    assert len(person) >= 2 and {s[0] for s in person} == {NAME}
+    # the rules may propose the witnesses themselves (recognizers@10: "Zeugin Nadja Pietrowski")
+    person = [s for s in spans(page) if s[1] == "PERSON" and s[0] == NAME]
+    assert len(person) >= 2 and all(s[2] != "open" for s in person)
     press(page, "p")
     before = wait_for(lambda: page.find_element(By.ID, "preview-text").text, "the preview")
     assert NAME not in before and "[PERSON]" in before and IBAN in before
@@ -213,7 +214,7 @@ def test_a_reviewer_takes_a_docx_from_upload_to_download(service: Service, page:
     review = reviews_of(service)[review_id]
     kinds = [d["decision"] for d in review["decisions"]]
     assert review["state"] == "done" and "open" not in kinds and kinds.count("rejected") == 1
-    assert kinds.count("added") == len(person) and review["reviewer"] == "a.richter"
+    assert kinds.count("added") + kinds.count("accepted") >= len(person) and review["reviewer"] == "a.richter"
     settings = ReviewSettings(reserved_gold=tuple(str(ROOT / g) for g in ReviewSettings().reserved_gold))
     _, _, prepared = prepare_store(store_of(service), None, settings)
     (doc,) = [d for d in prepared.train + prepared.evaluation if d.meta["review_id"] == review["id"]]
