@@ -280,9 +280,8 @@ register(KEEP_ZONES, 8, KeepZonesConfig, filter=True,
                      "Einzelrichter'); no case number across a line break ('1\\nAm 14.01…': a margin number "
                      "and a date)")(_keep_zones_step(8))  # fmt: skip
 register(KEEP_ZONES, 9, KeepZonesConfig, filter=True,
-         description="keep_zones@8; a university or university of applied sciences with its seat is a public "
-                     "body ('der Technischen Hochschule Rosenheim', 'an der Hochschule "
-                     "Weihenstephan-Triesdorf'); a number after 'Az. des' and an office that is no court is "
+         description="keep_zones@8; a university or university of applied sciences named by its seat (a town of "
+                     "the list, no name before it) is a public body ('der Technischen Hochschule Rosenheim'); a number after 'Az. des' and an office that is no court is "
                      "the authority's ('Az. des Bundesamts 8912447-423'); a journal's letters after a hyphen are a licence "
                      "plate's, no citation ('Kennzeichen R-BB 2211')")(_keep_zones_step(9))  # fmt: skip
 

@@ -342,10 +342,10 @@ _LAENDER = (
 def _states() -> re.Pattern[str]:
     """Countries (the gazetteer's short and official names) and the German Länder, with a
     genitive "s"; a name Wiktionary also knows as a person's name is left out."""
-    from deid.words.gazetteer import read_lines
+    from deid.words.gazetteer import countries
     from deid.words.lexicon import LEX_NAME, lexical_class
 
-    states = (*read_lines("countries.txt.xz"), *_LAENDER)
+    states = (*countries(), *_LAENDER)
     names = {c for c in states if lexical_class(c) != LEX_NAME}
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     return re.compile(rf"(?<![\w\-])(?:{alternatives})s?(?![\w\-])")
