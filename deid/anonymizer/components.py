@@ -218,6 +218,17 @@ register(RECOGNIZERS, 10, RecognizersConfig,
                      "full name after a noun naming the person ('des Versicherungsvertreters Günther "
                      "Kronschnabl'); brand_name.v3: a product in quotes before the verb of selling ('unter der Bezeichnung "
                      "„…“ anzubieten')")(_recognizers_step(10))  # fmt: skip
+register(RECOGNIZERS, 11, RecognizersConfig,
+         description="recognizers@10 with permit_number.v5: a permit's number after a compound naming the permit "
+                     "('Sondernutzungserlaubnis Nr. SN-2021-038') and an authority's file number of digit groups "
+                     "after 'Az.' ('Bescheid vom 6. Juni 2023 (Az. 5 23 118 904 7)'); handle.v3: a handle's shape in "
+                     "quotes after 'unter dem Namen' ('unter dem Namen „passauboy89“'); contract_number.v8: a laboratory's, "
+                     "examination's, ticket's or report's number ('Untersuchungsnummer T-23-04418', 'Störungsmeldung Nr. "
+                     "ST-2024-0113', 'Objektnummer WW-CH-2211'); clinic_name.v3: a clinic of any speciality and an institute by its "
+                     "head's name ('der Schmerzklinik am Lusen', 'Institut für Verkehrspsychologie Dr. Moosleitner', "
+                     "'Rheumaklinik Bad Abbach'); firm_name.v3: a mutual insurer's and a foreign firm's legal form ('… VVaG', "
+                     "'… UAB', '… s.r.o.'), an inspection body public ('TÜV SÜD …'); business_name.v3: a sports club "
+                     "by its abbreviation and its town ('des SV Hebertsfelden')")(_recognizers_step(11))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -284,6 +295,9 @@ register(KEEP_ZONES, 9, KeepZonesConfig, filter=True,
                      "the list, no name before it) is a public body ('der Technischen Hochschule Rosenheim'); a number after 'Az. des' and an office that is no court is "
                      "the authority's ('Az. des Bundesamts 8912447-423'); a journal's letters after a hyphen are a licence "
                      "plate's, no citation ('Kennzeichen R-BB 2211')")(_keep_zones_step(9))  # fmt: skip
+register(KEEP_ZONES, 10, KeepZonesConfig, filter=True,
+         description="keep_zones@9; a sole judge's name alone on the line closing the decision, right after its "
+                     "last sentence ('… § 465 Abs. 1 StPO.' and 'Seidl')")(_keep_zones_step(10))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -485,6 +499,30 @@ def no_name_shape_v3(cfg: NoConfig) -> Step:
     return run
 
 
+# version 4: a model span that is one article or preposition alone ("in der Griesbacher Straße"
+# read as "der" and the street apart; the from-scratch dev set): no name is spelt so, and the
+# street beside it is a span of its own
+_FUNCTION_WORD = re.compile(
+    r"(?:der|die|das|dem|den|des|ein|eine|einer|eines|einem|einen|in|im|am|an|auf|aus|bei|beim|von|vom|zu|zum"
+    r"|zur|und|oder|mit|nach|über|unter)"
+)
+
+
+@register(NO_NAME_SHAPE, 4, NoConfig, filter=True,
+          description="no_name_shape@3 and a model span that is one lowercase article or preposition alone "
+                      "('der' before 'Griesbacher Straße')")  # fmt: skip
+def no_name_shape_v4(cfg: NoConfig) -> Step:
+    previous = no_name_shape_v3(cfg)
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [
+            s for s in previous(text, spans, context)
+            if not (s.source == MODEL_SOURCE and _FUNCTION_WORD.fullmatch(text, s.start, s.end))
+        ]  # fmt: skip
+
+    return run
+
+
 # --- the anonymization profile ---------------------------------------------------------------
 
 
@@ -675,6 +713,10 @@ register(EXTENT, 5, NoConfig,
                      "street span without the sentence's stop after its number; a first name before a surname "
                      "the model read as a place ('Maria Huber-Kiefl'); a person's town after the name ('Dr. "
                      "Kerscher aus Bogen')")(_extent_step(5))  # fmt: skip
+register(EXTENT, 6, NoConfig,
+         description="extent@5 and a town named with its neighbour: two places joined by 'bei' or 'b.' are one "
+                     "('Neufahrn bei Freising'); a hamlet's numbered house after its town and a comma ('in Reisbach, "
+                     "Oberhausen 2, einen Betrieb')")(_extent_step(6))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

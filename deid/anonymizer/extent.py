@@ -47,6 +47,14 @@ what a decision written in clear spells out:
   comes from right after the name ("Dr. Sieglinde Kerscher aus [Bogen]", a town of the list
   that is no big city, before a comma, a stop, "und" or a bracket: "aus Grund des …" is none).
 
+* version 6 (the from-scratch dev set): a town named with its neighbour ("Neufahrn [bei]
+  Freising", "Au b. Bad Aibling"): two place spans joined by "bei" or "b." are one place's
+  name, which versions up to 5 left with "bei" in clear between them; and a hamlet's numbered
+  house after the town ("betreibt in Reisbach, [Oberhausen 2], einen Betrieb"): a place span, a
+  comma, a name and a house number before a comma, a bracket or a stop is an address, as the
+  name and number before a postcode are (version 3); no ordinary or frequent word ("in Eitting,
+  Blatt 2231").
+
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
 """
@@ -59,6 +67,7 @@ from collections.abc import Iterable, Sequence
 from deid.anonymizer.consistency import Ranges
 from deid.schema import ID, LOCATION, OTHER, PERSON, SEAT, STREET, Span, coarse_label
 from deid.words.gazetteer import cities, is_big_city, surnames
+from deid.words.lexicon import is_common_noun
 from deid.words.ordinary import is_plain_first_name
 from deid.words.shapes import zipf
 from deid.words.vocab import (
@@ -291,6 +300,50 @@ def _towns_after_persons(text: str, spans: Sequence[Span], zones: Ranges) -> lis
     return out
 
 
+# version 6: a hamlet's name and house number after a town and a comma
+_HAMLET_AFTER = re.compile(
+    r",[ \u00a0](?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)[ \u00a0]\d{1,3}[a-z]?(?=[,;)]|\.(?:\s|$))"
+)
+
+
+_HAMLET_MAX_ZIPF = 4.0  # a hamlet's name is a rare word ("Hofmark" 2.3); "Blatt", "Heft" are not
+
+
+def _hamlet_addresses(text: str, spans: Sequence[Span], zones: Ranges) -> list[Span]:
+    """The numbered house of a hamlet written after a town and a comma (version 6)."""
+    taken = Ranges((s.start, s.end) for s in spans)
+    out = []
+    for span in spans:
+        if not (span.label in _PLACES or _ends_in_town(text, span)):
+            continue
+        m = _HAMLET_AFTER.match(text, span.end)
+        if m is None or is_common_noun(m.group("name")) or zipf(m.group("name")) >= _HAMLET_MAX_ZIPF:
+            continue  # an ordinary or a frequent word and its number: "Blatt 22", "Heft 3"
+        start, end = m.start("name"), m.end()
+        if not (taken.overlaps(start, end) or zones.overlaps(start, end)):
+            out.append(Span(start, end, STREET, span.score, span.source))
+    return out
+
+
+_NEIGHBOUR_JOINT = re.compile(r"[ \u00a0](?:bei|b\.)[ \u00a0]")
+
+
+def _joined_neighbours(text: str, spans: list[Span]) -> list[Span]:
+    """Sorted ``spans`` with two places joined by "bei" made one ("Neufahrn bei Freising")
+    (version 6)."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None and prev.label in _PLACES and span.label in _PLACES
+            and _NEIGHBOUR_JOINT.fullmatch(text, prev.end, span.start)
+        ):  # fmt: skip
+            out[-1] = Span(prev.start, span.end, prev.label, prev.score, prev.source)
+            continue
+        out.append(span)
+    return out
+
+
 def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), version: int = 1) -> list[Span]:
     """``spans`` with persons' first names and towns' suffixes taken in, and from ``version``
     2 a street's head (the module's docstring), sorted and without overlaps: a grown span
@@ -299,6 +352,8 @@ def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), v
     spans = list(spans)
     if version >= 5:
         spans += _towns_after_persons(text, spans, blocked)
+    if version >= 6:
+        spans += _hamlet_addresses(text, spans, blocked)
     out: list[Span] = []
     for span in sorted((_grown(text, s, blocked, version) for s in spans), key=lambda s: (s.start, -s.end)):
         if out and span.start < out[-1].end:
@@ -307,4 +362,4 @@ def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), v
                 out[-1] = Span(prev.start, span.end, prev.label, prev.score, prev.source)
             continue
         out.append(span)
-    return out
+    return _joined_neighbours(text, out) if version >= 6 else out

@@ -141,10 +141,12 @@ def _line_kind(line: str, roles: bool = False) -> str | None:
     return None
 
 
-def signature_blocks(text: str, roles: bool = False) -> list[Span]:
+def signature_blocks(text: str, roles: bool = False, lone: bool = False) -> list[Span]:
     """Runs of signature lines (the module's docstring): two lines at least, or one note; a
     blank line may separate two lines of a run. Linear in the number of lines. ``roles``: see
-    :func:`_line_kind`."""
+    :func:`_line_kind`; ``lone`` (keep_zones version 10): one name alone closing the text right
+    after a sentence's full stop is a sole judge's signature (a Bavarian Amtsgericht's or a
+    single judge's decision: "… § 465 Abs. 1 StPO.\nSeidl")."""
     lines = text.split("\n")
     starts, pos = [], 0
     for line in lines:
@@ -177,10 +179,25 @@ def signature_blocks(text: str, roles: bool = False) -> list[Span]:
             _NAMES_LINE.match(lines[i].strip()) is not None
             or (closes and len(_CAPITALIZED.findall(lines[i])) >= 3)
         )
-        if (len(run) >= 2 or run == ["note"] or one) and (closes or before_heading or strong):
+        sole = lone and run == ["name"] and closes and _after_sentence(lines, i)
+        if (len(run) >= 2 or run == ["note"] or one or sole) and (closes or before_heading or strong):
             zones.append(Span(starts[i], starts[j] + len(lines[j]), JUDGE))
         i = j + 1
     return zones
+
+
+_SENTENCE_END = re.compile(r"[.!?)][ \t\u00a0]*$")
+_LONGEST_NAME = 40  # a sole judge's line: one name with titles, no more
+
+
+def _after_sentence(lines: list[str], i: int) -> bool:
+    """Line ``i`` holds one short name and the text's previous non-blank line ends a sentence."""
+    if len(lines[i].strip()) > _LONGEST_NAME or len(_CAPITALIZED.findall(lines[i])) > 2:
+        return False
+    for line in reversed(lines[:i]):
+        if line.strip():
+            return _SENTENCE_END.search(line) is not None and len(line.strip()) > _LONGEST_NAME
+    return False
 
 
 def _bench_body_end(text: str, start: int, end: int) -> int:
@@ -246,7 +263,8 @@ def titled_judges(text: str) -> list[Span]:
     ]
 
 
-def judge_zones_v3(text: str, roles: bool = False) -> list[Span]:
+def judge_zones_v3(text: str, roles: bool = False, lone: bool = False) -> list[Span]:
     """Every judges' zone version 3 finds (the module's docstring); ``roles`` (keep_zones
-    version 8): an office line may name the judge's role on the bench."""
-    return bench_zones(text) + participant_zones(text) + signature_blocks(text, roles) + titled_judges(text)
+    version 8): an office line may name the judge's role on the bench; ``lone`` (version 10): a
+    sole judge's name closing the text (:func:`signature_blocks`)."""
+    return bench_zones(text) + participant_zones(text) + signature_blocks(text, roles, lone) + titled_judges(text)

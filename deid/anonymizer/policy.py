@@ -221,7 +221,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)  # the versions of the chain's keep_zones component
 
 
 def keep_zones(
@@ -242,7 +242,8 @@ def keep_zones(
     and no case number across a line break ("1\nAm 14.01…": a margin number and a date), 9 a
     university with its seat (:data:`UNIVERSITY`), no court's number after "Az. des" and an
     office that is no court (:data:`CASE_NUMBER_V9`), no citation in a licence plate
-    (:data:`CITATION_V9`)."""
+    (:data:`CITATION_V9`), 10 a sole judge's name closing the decision after its last sentence
+    (deid.anonymizer.judges.signature_blocks)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -448,7 +449,7 @@ def judge_zones(text: str, version: int = max(KEEP_ZONES_VERSIONS)) -> list[Span
     if block_start is not None and trailing >= 2:
         zones.append(Span(block_start, len(text), "JUDGE"))
     if version >= 3:  # the zones version 2 did not find already
-        found = judge_zones_v3(text, roles=version >= 8)
+        found = judge_zones_v3(text, roles=version >= 8, lone=version >= 10)
         zones += [z for z in found if not any(k.start <= z.start and z.end <= k.end for k in zones)]
     return zones
 

@@ -187,3 +187,44 @@ def test_version_5_mends_a_places_end_and_reads_a_persons_town(
     assert [(text[s.start : s.end], s.label) for s in out] == expected
     if [(text[span.start : span.end], span.label)] != expected:
         assert Chain([step("extent", 4)])(text, [span]) == [span]  # version 4 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "expected"),
+    [
+        ("auf seinem Grundstück Wiesenweg 11 in Neufahrn bei Freising entlang der Grenze",
+         [("Neufahrn", LOCATION), ("Freising", LOCATION)], [("Neufahrn bei Freising", LOCATION)]),
+        ("Er wohnt in Au b. Bad Aibling.", [("Au", LOCATION), ("Bad Aibling", LOCATION)], [("Au b. Bad Aibling", LOCATION)]),
+        # a person beside a place stays apart; so do two places joined by another word
+        ("Er traf Huber bei Freising.", [("Huber", PERSON), ("Freising", LOCATION)],
+         [("Huber", PERSON), ("Freising", LOCATION)]),
+        ("Sie fuhr von Moosburg nach Freising.", [("Moosburg", LOCATION), ("Freising", LOCATION)],
+         [("Moosburg", LOCATION), ("Freising", LOCATION)]),
+    ],
+)  # fmt: skip
+def test_version_6_joins_a_town_and_its_neighbour(
+    text: str, given: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    spans = [_at(text, *g) for g in given]
+    out = Chain([step("extent", 6)])(text, spans)
+    assert [(text[s.start : s.end], s.label) for s in out] == expected
+    if " bei " in text and len(expected) == 1:
+        assert len(Chain([step("extent", 5)])(text, spans)) == 2  # version 5 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Der Kläger betreibt in Reisbach, Oberhausen 2, einen landwirtschaftlichen Nebenerwerbsbetrieb.",
+         [("Reisbach", LOCATION), ("Oberhausen 2", "STREET")]),
+        ("Die Klägerin wohnt in Tiefenbach, Hofmark 12.", [("Tiefenbach", LOCATION), ("Hofmark 12", "STREET")]),
+        # an ordinary noun and its number are no house; a year is no house number
+        ("eingetragen im Grundbuch von Eitting, Blatt 22, verzeichnet", [("Eitting", LOCATION)]),
+        ("Er zog nach Reisbach, Oktober 2021, um.", [("Reisbach", LOCATION)]),
+    ],
+)  # fmt: skip
+def test_version_6_reads_a_hamlets_house_after_its_town(text: str, expected: list[tuple[str, str]]) -> None:
+    town = _at(text, expected[0][0], LOCATION)
+    out = Chain([step("extent", 6)])(text, [town])
+    assert [(text[s.start : s.end], s.label) for s in out] == expected
+    assert Chain([step("extent", 5)])(text, [town]) == [town]  # version 5 keeps its meaning

@@ -146,3 +146,28 @@ def test_linear_on_many_short_lines() -> None:
     text = "Müller\nSchmidt\nDie Klage ist unbegründet.\n" * 70_000
     assert judge_zones(text) == []
     assert len(judge_zones(text + "Müller\nSchmidt")) == 1
+
+
+@pytest.mark.parametrize(
+    "text, judge",
+    [
+        (("Das Gericht hält eine Quote von 70 zu 30 für angemessen.\n6\nDie Nebenentscheidungen beruhen auf § 92 Abs. 1, "
+          "§ 709 ZPO.\nKronawitter"), "Kronawitter"),
+        ("Die Kostenentscheidung folgt aus § 465 Abs. 1 StPO.\nDr. Seidl\n", "Seidl"),
+    ],
+)  # fmt: skip
+def test_version_10_keeps_a_sole_judge_closing_the_decision(text: str, judge: str) -> None:
+    assert _kept(text, judge, version=10)
+    assert not _kept(text, judge, version=9)  # version 9 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # a name closing a list, not a sentence; a party's name in a line of its own mid-text
+        ("Als Zeugin wurde in der mündlichen Verhandlung am 4. Mai 2023 vernommen:\nHuber", "Huber"),
+        ("Die Klage richtet sich gegen die Beklagte.\nMeier\nDie Kosten trägt der Kläger.", "Meier"),
+    ],
+)
+def test_version_10_keeps_no_name_that_closes_no_sentence(text: str, name: str) -> None:
+    assert not _kept(text, name, version=10)

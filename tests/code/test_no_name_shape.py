@@ -34,3 +34,18 @@ def test_a_bare_house_number_of_a_street_and_a_recognizers_span_stay() -> None:
     recognized = Span(house.start, house.end, LOCATION, 0.9, "postal_town")
     assert Chain([step("no_name_shape", 3)])(text, [house]) == [house]
     assert Chain([step("no_name_shape", 3)])(text, [recognized]) == [recognized]
+
+
+@pytest.mark.parametrize("word", ["der", "in", "am"])
+def test_version_4_drops_a_lone_article_or_preposition(word: str) -> None:
+    text = f"Er wohnte zuletzt bei seiner Lebensgefährtin {word} Griesbacher Straße in Ortenburg."
+    lone = _after(text, word, STREET, "Lebensgefährtin ")
+    street = _after(text, "Griesbacher Straße", STREET, "Lebensgefährtin ")
+    assert Chain([step("no_name_shape", 4)])(text, [lone, street]) == [street]
+    assert Chain([step("no_name_shape", 3)])(text, [lone, street]) == [lone, street]  # version 3 keeps its meaning
+
+
+def test_version_4_keeps_a_name_that_holds_an_article() -> None:
+    text = "Die Klägerin wohnt in der Straße Zur Vogelhecke in Essenbach."
+    street = _after(text, "Zur Vogelhecke", STREET, "Straße ")
+    assert Chain([step("no_name_shape", 4)])(text, [street]) == [street]

@@ -9,6 +9,7 @@ from deid.anonymizer.recognizers import RECOGNIZER_SETS
 from deid.anonymizer.recognizers.business_name import (
     BusinessNameRecognizer,
     BusinessNameRecognizerV2,
+    BusinessNameRecognizerV3,
 )
 
 
@@ -56,3 +57,21 @@ def test_business_name_v2_table(marked: str) -> None:
 
 def test_version_1_keeps_its_meaning() -> None:
     assert BusinessNameRecognizer().analyze("den Kindergarten St. Josef und das Reisebüro Urlaubswelt") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Er war mit seinem Pkw von einer Feier im Sportheim des [[SV Hebertsfelden]] gekommen.",
+        "Der Kläger spielte bis 2021 beim [[TSV Eggenfelden]] Fußball.",
+        # negatives: a big city's club is a public name; an abbreviation before no town
+        "Er ist Mitglied des TSV 1860 München und des FC Bayern.",
+        "Die SG hat die Klage abgewiesen.",
+    ],
+)
+def test_business_name_v3_table(marked: str) -> None:
+    check_table_row(BusinessNameRecognizerV3(), marked, "FIRM_NAME")
+
+
+def test_business_name_version_2_keeps_its_meaning() -> None:
+    assert BusinessNameRecognizerV2().analyze("im Sportheim des SV Hebertsfelden") == []

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer, ClinicNameRecognizerV2
+from deid.anonymizer.recognizers.clinic_name import (
+    ClinicNameRecognizer,
+    ClinicNameRecognizerV2,
+    ClinicNameRecognizerV3,
+)
 
 
 @pytest.mark.parametrize(
@@ -58,3 +62,23 @@ def test_clinic_name_v2_table(marked: str) -> None:
 
 def test_version_1_keeps_its_meaning() -> None:
     assert ClinicNameRecognizer().analyze("im MVZ am Regenbogen und in der Pferdeklinik Dr. Rauscher") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Das Gericht hat Befundberichte der Hausärztin und der [[Schmerzklinik am Lusen]] eingeholt.",
+        "Die Augenklinik Dr. [[Hauser]] operierte den Kläger am 3. Mai 2022.",
+        "Er nahm an einer Nachschulung beim Institut für Verkehrspsychologie Dr. [[Moosleitner]] in Traunreut teil.",
+        "Die Klägerin wurde in der Rheumaklinik [[Bad Abbach]] behandelt.",
+        # negatives: a university's or district's clinic is a public body; the sentence going on
+        "Er wurde in der Universitätsklinik Regensburg und im Bezirksklinikum Mainkofen behandelt.",
+        "Die Schmerzklinik hat die Behandlung abgelehnt.",
+    ],
+)
+def test_clinic_name_v3_table(marked: str) -> None:
+    check_table_row(ClinicNameRecognizerV3(), marked, "FIRM_NAME")
+
+
+def test_clinic_name_version_2_keeps_its_meaning() -> None:
+    assert ClinicNameRecognizerV2().analyze("der Schmerzklinik am Lusen und dem Institut für Verkehrspsychologie Dr. Moosleitner") == []

@@ -13,6 +13,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV5,
     ContractNumberRecognizerV6,
     ContractNumberRecognizerV7,
+    ContractNumberRecognizerV8,
 )
 
 
@@ -198,3 +199,22 @@ def test_versions_1_to_3_keep_their_meaning() -> None:
     text = "Schlussrechnung Nr. SR-22-0046, Bürgschafts-Nr. BG 7730-5512, URNr. 1034/2019"
     for old in (ContractNumberRecognizer(), ContractNumberRecognizerV2(), ContractNumberRecognizerV3()):
         assert old.analyze(text) == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Bei der Kontrolle wurde eine Blutprobe entnommen (Untersuchungsnummer [[T-23-04418]]), die 1,21 Promille ergab.",
+        "Das bestätigt ein Ausdruck des Ticketsystems (Störungsmeldung Nr. [[ST-2024-0113]]).",
+        "Die Probe mit der Labornummer [[L 2023-55817]] war negativ.",
+        "Die Maklerin übersandte ein Exposé mit der Objektnummer [[WW-CH-2211]] per E-Mail.",
+        # negatives: a margin number, a report without a number's shape
+        "Die Randnummer 12 der Entscheidung betrifft das nicht; die Meldung Nr. 3 ist unerheblich.",
+    ],
+)  # fmt: skip
+def test_contract_v8_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV8(), marked, "CONTRACT_NUMBER")
+
+
+def test_contract_version_7_keeps_its_meaning_for_v8s_labels() -> None:
+    assert ContractNumberRecognizerV7().analyze("(Untersuchungsnummer T-23-04418), Störungsmeldung Nr. ST-2024-0113") == []

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer, FirmNameRecognizerV2
+from deid.anonymizer.recognizers.firm_name import (
+    FirmNameRecognizer,
+    FirmNameRecognizerV2,
+    FirmNameRecognizerV3,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +59,24 @@ def test_firm_name_v2_table(marked: str) -> None:
 def test_version_1_keeps_its_meaning() -> None:
     """A saved ``recognizers@6`` chain runs version 1, which reads the compound as a kind."""
     assert FirmNameRecognizer().analyze("Die Klägerin, die Mannsdörfer GbR, verlangt Zahlung.") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Haftpflichtversicherung der Beklagten, die Ärzteversicherung [[Niederbayern VVaG]], lehnte ab.",
+        "Die Klägerin lieferte Holz an die [[Baltic Timber UAB]] in Kaunas und an die [[Danube Logistics s.r.o.]].",
+        "Die [[Green Energy Ltd]] hat die Module geliefert, die [[Kovac Trans Kft.]] den Transport.",
+        "Produktinformation des Streitpatents, 4 Seiten, 25. 9. 2017\nD22 [[Ivoclar Vivadent Inc.]], IPS",
+        "Der Versicherer, die [[Müller Versicherungsmakler GmbH & Co. KG]], zahlte nicht.",
+        # negatives: a court; a form alone; an inspection body named in passing is public
+        "Die Zulassung beschloss die Hauptversammlung der AG. Das AG Passau entschied.",
+        "Der Antragsteller meldete sich bei der TÜV SÜD Life Service GmbH zur Begutachtung an.",
+    ],
+)
+def test_firm_name_v3_table(marked: str) -> None:
+    check_table_row(FirmNameRecognizerV3(), marked, "FIRM_NAME")
+
+
+def test_firm_name_version_2_keeps_its_meaning() -> None:
+    assert FirmNameRecognizerV2().analyze("die Baltic Timber UAB und die Kovac Trans Kft. lieferten") == []

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.handle import HandleRecognizer, HandleRecognizerV2
+from deid.anonymizer.recognizers.handle import (
+    HandleRecognizer,
+    HandleRecognizerV2,
+    HandleRecognizerV3,
+)
 
 
 @pytest.mark.parametrize(
@@ -48,3 +52,21 @@ def test_handle_v2_table(marked: str) -> None:
 
 def test_handle_version_1_keeps_its_meaning() -> None:
     assert HandleRecognizer().analyze("das Verkäuferkonto „trachtenliebe_lisa“") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Das Notebook bot er am folgenden Tag über ein Kleinanzeigenportal unter dem Namen „[[passauboy89]]“ an.",
+        "Sie trat in dem Forum mit dem Nicknamen „[[bergfee_83]]“ auf.",
+        # negatives: an inn's or a firm's name in quotes has no handle's shape
+        "Das Lokal firmiert unter dem Namen „Zur Post“.",
+        "Er betrieb das Geschäft unter dem Namen „Huber“ weiter.",
+    ],
+)
+def test_handle_v3_table(marked: str) -> None:
+    check_table_row(HandleRecognizerV3(), marked, "HANDLE")
+
+
+def test_handle_version_2_keeps_its_meaning() -> None:
+    assert HandleRecognizerV2().analyze("unter dem Namen „passauboy89“") == []

@@ -11,6 +11,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV2,
     PermitNumberRecognizerV3,
     PermitNumberRecognizerV4,
+    PermitNumberRecognizerV5,
 )
 
 
@@ -149,3 +150,35 @@ def test_the_initial_letter_test_lets_every_permit_label_through(key: str, initi
     for word in words:
         for form in (word, word.capitalize(), word.upper()):
             assert initial.match(form), form
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        ("Sie verweist darauf, dass der Gaststätte eine gleich große Fläche erlaubt worden sei "
+         "(Sondernutzungserlaubnis Nr. [[SN-2021-038]])."),
+        "Die Stadt erteilte ihm am 3. April 2017 die Gaststättenerlaubnis (Erlaubnisurkunde Nr. [[GE 17/0412]]).",
+        "Die Beklagte lehnte die Anerkennung als Arbeitsunfall mit Bescheid vom 6. Juni 2023 (Az. [[5 23 118 904 7]]) ab.",
+        # negatives: a court's number holds letters; a short group of digits; a section's number
+        "Urteil des Amtsgerichts Vilshofen vom 3. März 2016, Az. 2 Ds 114 Js 3312/15.",
+        "Der Widerspruchsbescheid des Landratsamts vom 12.03.2021 (Az. 4 2 1) ist bestandskräftig.",
+        "Nach Nr. 3 der Sondernutzungssatzung ist das nicht zulässig.",
+    ],
+)  # fmt: skip
+def test_permit_v5_table(marked: str) -> None:
+    check_table_row(PermitNumberRecognizerV5(), marked, "PERMIT_NUMBER")
+
+
+def test_version_4_keeps_its_meaning_for_v5s_labels() -> None:
+    text = "(Sondernutzungserlaubnis Nr. SN-2021-038) und Bescheid vom 6. Juni 2023 (Az. 5 23 118 904 7)"
+    assert PermitNumberRecognizerV4().analyze(text) == []
+
+
+def test_recognizers_11_runs_the_new_versions_in_place_of_the_old() -> None:
+    from deid.anonymizer.recognizers import RECOGNIZER_SETS
+
+    new = {"permit_number.v5", "handle.v3", "contract_number.v8", "clinic_name.v3", "firm_name.v3"}
+    old = {"permit_number.v4", "handle.v2", "contract_number.v7", "clinic_name.v2", "firm_name.v2"}
+    assert {f"deid.recognizers.{n}" for n in new} <= set(RECOGNIZER_SETS[11])
+    assert not {f"deid.recognizers.{n}" for n in old} & set(RECOGNIZER_SETS[11])
+    assert not {f"deid.recognizers.{n}" for n in new} & set(RECOGNIZER_SETS[10])  # 10 keeps its meaning

@@ -31,8 +31,13 @@ from deid.anonymizer.recognizers.bic import BicRecognizer
 from deid.anonymizer.recognizers.business_name import (
     BusinessNameRecognizer,
     BusinessNameRecognizerV2,
+    BusinessNameRecognizerV3,
 )
-from deid.anonymizer.recognizers.clinic_name import ClinicNameRecognizer, ClinicNameRecognizerV2
+from deid.anonymizer.recognizers.clinic_name import (
+    ClinicNameRecognizer,
+    ClinicNameRecognizerV2,
+    ClinicNameRecognizerV3,
+)
 from deid.anonymizer.recognizers.commercial_register import CommercialRegisterRecognizer
 from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizer,
@@ -42,6 +47,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV5,
     ContractNumberRecognizerV6,
     ContractNumberRecognizerV7,
+    ContractNumberRecognizerV8,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -51,8 +57,16 @@ from deid.anonymizer.recognizers.date_of_birth import (
     MarriageDateRecognizer,
 )
 from deid.anonymizer.recognizers.email import EmailRecognizer
-from deid.anonymizer.recognizers.firm_name import FirmNameRecognizer, FirmNameRecognizerV2
-from deid.anonymizer.recognizers.handle import HandleRecognizer, HandleRecognizerV2
+from deid.anonymizer.recognizers.firm_name import (
+    FirmNameRecognizer,
+    FirmNameRecognizerV2,
+    FirmNameRecognizerV3,
+)
+from deid.anonymizer.recognizers.handle import (
+    HandleRecognizer,
+    HandleRecognizerV2,
+    HandleRecognizerV3,
+)
 from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2, IbanRecognizerV3
 from deid.anonymizer.recognizers.kin_name import KinNameRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
@@ -66,6 +80,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV2,
     PermitNumberRecognizerV3,
     PermitNumberRecognizerV4,
+    PermitNumberRecognizerV5,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer
@@ -214,6 +229,21 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.role_name.v1": RoleNameRecognizer,
     # a product in quotes before the verb of selling ("unter der Bezeichnung „…“ anzubieten")
     "deid.recognizers.brand_name.v3": BrandNameRecognizerV3,
+    # a permit's number after a compound naming it ("Sondernutzungserlaubnis Nr. …"), an
+    # authority's file number of digit groups ("Az. 5 23 118 904 7"); a handle in quotes after
+    # "unter dem Namen" (the from-scratch dev set)
+    "deid.recognizers.permit_number.v5": PermitNumberRecognizerV5,
+    "deid.recognizers.handle.v3": HandleRecognizerV3,
+    # a laboratory's, examination's, ticket's or report's number ("Untersuchungsnummer …",
+    # "Störungsmeldung Nr. …")
+    "deid.recognizers.contract_number.v8": ContractNumberRecognizerV8,
+    # a clinic of any speciality ("der Schmerzklinik am Lusen"), an institute by its head's name
+    # ("Institut für Verkehrspsychologie Dr. Moosleitner")
+    "deid.recognizers.clinic_name.v3": ClinicNameRecognizerV3,
+    # a mutual insurer's ("… VVaG") and a foreign firm's legal form ("… UAB", "… s.r.o.")
+    "deid.recognizers.firm_name.v3": FirmNameRecognizerV3,
+    # a sports club by its abbreviation and its town ("des SV Hebertsfelden")
+    "deid.recognizers.business_name.v3": BusinessNameRecognizerV3,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -255,6 +285,12 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
           "deid.recognizers.brand_name.v3": "deid.recognizers.brand_name.v2"},
          frozenset({"deid.recognizers.place_name.v1", "deid.recognizers.kin_name.v1",
                     "deid.recognizers.role_name.v1"})),
+    11: ({"deid.recognizers.permit_number.v5": "deid.recognizers.permit_number.v4",
+          "deid.recognizers.handle.v3": "deid.recognizers.handle.v2",
+          "deid.recognizers.contract_number.v8": "deid.recognizers.contract_number.v7",
+          "deid.recognizers.clinic_name.v3": "deid.recognizers.clinic_name.v2",
+          "deid.recognizers.firm_name.v3": "deid.recognizers.firm_name.v2",
+          "deid.recognizers.business_name.v3": "deid.recognizers.business_name.v2"}, frozenset()),
 }  # fmt: skip
 
 

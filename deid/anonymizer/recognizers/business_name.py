@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
-from deid.words.gazetteer import cities
+from deid.words.gazetteer import cities, is_big_city
 from deid.words.lexicon import is_common_noun
 
 _S = r"[ \u00a0]"
@@ -81,3 +81,28 @@ class BusinessNameRecognizerV2(BusinessNameRecognizer):
         start, end = match.span("value")
         if text.startswith(("St.", "Sankt"), start) or not is_common_noun(text[start:end]):
             yield start, end
+
+
+# Version 3 (the from-scratch dev set): a sports club by its abbreviation and its town ("im
+# Sportheim des SV Hebertsfelden", "der TSV Eggenfelden", "beim FC Ergolding 1921"): the
+# abbreviation and the town (one of the list, no big city: "TSV 1860 München" and "FC Bayern"
+# are public names) are the club's name, which version 2 left with the abbreviation in clear
+_CLUB_ABBREVIATION = r"(?:SV|TSV|FC|SC|SpVgg|TuS|DJK|ASV|FSV|TV|SG|SSV|VfB|VfL|VfR|FFW|FF)"
+_ABBREVIATED_CLUB = (
+    rf"(?<![\w-])(?P<abbreviated>{_CLUB_ABBREVIATION}{_S}(?P<club_town>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
+    rf"(?:{_S}(?:19|20)\d\d)?)(?![\w-])"
+)
+
+
+class BusinessNameRecognizerV3(BusinessNameRecognizerV2):
+    """Version 2, and a sports club by its abbreviation and its town."""
+
+    PATTERNS = (*BusinessNameRecognizerV2.PATTERNS, Pattern("abbreviated_club", _ABBREVIATED_CLUB, 0.7))
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        if "abbreviated" in match.re.groupindex:
+            town = match.group("club_town")
+            if town in cities() and not is_big_city(town):
+                yield match.span("abbreviated")
+            return
+        yield from super().candidates(text, match)

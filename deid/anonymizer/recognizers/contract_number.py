@@ -203,3 +203,32 @@ class ContractNumberRecognizerV7(ContractNumberRecognizer):
         start, end = match.span("list")
         for item in _LISTED_ONE.finditer(text, start, end):
             yield item.span()
+
+
+# Version 8 (the from-scratch dev set): a laboratory's or examination's number ("Blutprobe …
+# (Untersuchungsnummer T-23-04418)", "Probennummer …", "Labornummer …") and a ticket's or a
+# report's number by "Nr." after it ("Störungsmeldung Nr. ST-2024-0113", "Schadensmeldung Nr. …",
+# "Ticket Nr. …") and a number of two letter groups ("Objektnummer WW-CH-2211"), which version 7
+# left in clear.
+_KIND_V8 = rf"{_KIND_V7}|untersuchungs|proben|labor|ticket"
+_SPACED_V8 = rf"{_SPACED_V7}|[a-zäöüß]*meldung|ticket|blutprobe"
+_KEY_V8 = _key(_KIND_V8, _WORDS_V7, _SPACED_V8)
+_PLURAL_KEY_V8 = rf"(?<!\w)(?i:(?:{_KIND_V8})-?nummern|ohrmarken)"
+
+
+# an agent's or a portal's number of two letter groups before its digits ("Objektnummer
+# WW-CH-2211"), whose second group version 7 did not read
+_VALUE_V8 = rf"(?P<value>(?:[A-Z]{{1,4}}-)?{_VALUE_BODY}(?:[ \u00a0]\d(?=[).,;]))?){_VALUE_END}"
+
+
+class ContractNumberRecognizerV8(ContractNumberRecognizerV7):
+    """Version 7, and a laboratory's, examination's, ticket's or report's number."""
+
+    PATTERNS = (
+        Pattern("labelled_number", rf"{_INITIAL_V7}{_KEY_V8}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE_V8}", 0.8),
+        Pattern(
+            "listed_numbers",
+            rf"{_INITIAL_V7}{_PLURAL_KEY_V8}{_COLON}(?P<list>{_LISTED}(?:{_LIST_SEPARATOR}{_LISTED}){{0,{_MAX_LISTED - 1}}})",
+            0.8,
+        ),
+    )

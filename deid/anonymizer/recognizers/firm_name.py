@@ -55,16 +55,18 @@ class FirmNameRecognizer(PatternRecognizer):
     NAME = "firm_name"
     LABEL = "FIRM_NAME"
     PATTERNS = (Pattern("name_and_form", _FIRM, 0.8),)
+    FORM = _FORM  # the legal forms a version reads
+    PUBLIC = _PUBLIC  # the names of big public companies named in passing
 
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         start, end = match.span("value")
         start = _skip(text, start, end, lambda w: w in _LEAD)  # the words that introduce it
-        if _PUBLIC.match(text, start, end):
+        if self.PUBLIC.match(text, start, end):
             return  # a big public company named in passing
         named = _skip(text, start, end, lambda w: w in _LEAD or _kind_word(w))  # and its kind
         name = text[named:end]
         # at least one word of the name before the form, and no joining word first
-        if re.match(rf"^{_TOKEN}{_S}", name) and not re.match(rf"^(?:{_FORM}$|[&+]|und\b)", name):
+        if re.match(rf"^{_TOKEN}{_S}", name) and not re.match(rf"^(?:{self.FORM}$|[&+]|und\b)", name):
             yield named, end
         elif self.unlisted_name(text, start, end):
             yield start, end
@@ -91,10 +93,42 @@ class FirmNameRecognizerV2(FirmNameRecognizer):
     GmbH"). Chosen on a probe of the train pool's businesses (docs/results.md)."""
 
     def unlisted_name(self, text: str, start: int, end: int) -> bool:
-        word = re.match(rf"^({_WORD}){_S}(?:{_FORM})$", text[start:end])
+        word = re.match(rf"^({_WORD}){_S}(?:{self.FORM})$", text[start:end])
         return (word is not None and not is_common_noun(word.group(1)) and not word.group(1).isupper()
                 and not _SHORTHAND_BEFORE.search(text, max(0, start - 4), start))  # fmt: skip
 
 
 # "(im Folgenden GmbH)": the shorthand a decision introduces, no name (training text)
 _SHORTHAND_BEFORE = re.compile(r"(?<!\w)[Ii]m[ \u00a0]$")
+
+
+# Version 3 (the from-scratch dev set): a mutual insurer's form ("Ärzteversicherung Niederbayern
+# VVaG", "… a.G.") and the forms of firms abroad that decisions print as they are ("Baltic
+# Timber UAB", "Danube Logistics s.r.o.", "Kovac Trans Kft.", "Green Energy Ltd"), which
+# version 2 did not read as a firm's end
+_FORM_V3 = (
+    rf"(?:{_FORM}|VVaG|a\.{_S}?G\.|Ltd\.?|Limited|LLC|Inc\.?|B\.{_S}?V\.|N\.{_S}?V\.|S\.{_S}?A\."
+    rf"|S\.{_S}?p\.{_S}?A\.|S\.{_S}?r\.{_S}?l\.|s\.{_S}?r\.{_S}?o\.|Sp\.{_S}z{_S}o\.{_S}?o\.|UAB|OÜ|Kft\.|A/S)"
+)
+_FIRM_V3 = rf"(?<![\w\-.])(?P<value>(?:{_WORD}|Dr\.)(?:{_S}{_TOKEN}){{0,5}}{_S}{_FORM_V3})(?![\w\-])"
+
+
+# and the technical inspection bodies a decision names in passing ("TÜV SÜD Life Service GmbH",
+# "DEKRA Automobil GmbH": an accredited examiner, public as "Deutsche Post AG" is)
+_PUBLIC_V3 = re.compile(r"(?:Deutschen?|DB|TÜV|DEKRA|GTÜ)\b")
+_DOCUMENT_LABEL = re.compile(rf"[A-Z]{{1,2}}\d{{1,3}}{_S}(?=[A-ZÄÖÜ])")  # "D22 ", "E5 " in a list of prior art
+
+
+class FirmNameRecognizerV3(FirmNameRecognizerV2):
+    """Version 2, and a mutual insurer's and a foreign firm's legal form; an inspection body is
+    public."""
+
+    PATTERNS = (Pattern("name_and_form", _FIRM_V3, 0.8),)
+    FORM = _FORM_V3
+    PUBLIC = _PUBLIC_V3
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        for start, end in super().candidates(text, match):
+            # a cited document's label before the firm ("D22 Ivoclar Vivadent Inc.") is no name
+            label = _DOCUMENT_LABEL.match(text, start, end)
+            yield (label.end(), end) if label else (start, end)

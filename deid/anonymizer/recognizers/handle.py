@@ -82,3 +82,15 @@ class HandleRecognizerV2(HandleRecognizer):
         Pattern("account_handle", rf"{_ACCOUNT_LABEL_V2}{_OWNER}{_S}?:?{_S}?[„\"»'‚]?{_HANDLE}", 0.8),
         HandleRecognizer.PATTERNS[2],
     )
+
+
+# Version 3 (the from-scratch dev set): a handle in quotes after "unter dem Namen" or "mit dem
+# Nicknamen" ("bot es unter dem Namen „passauboy89“ an"); after the plain "Namen" only a
+# handle's shape counts (a digit, an underscore, an "@"): "unter dem Namen „Zur Post“" is an inn's
+_NAMED_AS = rf"(?<![\w\-])(?:unter|mit){_S}(?:dem|einem){_S}(?:Namen|Nick(?:namen)?){_S}?[„\"»‚']{_HANDLE}"
+
+
+class HandleRecognizerV3(HandleRecognizerV2):
+    """Version 2, and a handle's shape in quotes after "unter dem Namen"."""
+
+    PATTERNS = (*HandleRecognizerV2.PATTERNS, Pattern("named_as_handle", _NAMED_AS, 0.75))

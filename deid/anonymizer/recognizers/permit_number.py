@@ -167,3 +167,38 @@ class PermitNumberRecognizerV4(PermitNumberRecognizerV3):
         Pattern("dated_decision_nr", rf"(?<!\w){_DATED_NR_KEY}{_COLON}{_ID}", 0.8),
     )
     CONTEXT = (*PermitNumberRecognizerV3.CONTEXT, "bußgeld", "verwarnung")
+
+
+# Version 5 (the from-scratch dev set): a permit's number after a compound naming the permit
+# ("Sondernutzungserlaubnis Nr. SN-2021-038", "Gaststättenerlaubnis Nr. 12/2019", "Erlaubnisurkunde
+# Nr. GE 17/0412"), which
+# version 4 read only after the bare word ("Erlaubnis Nr."), and an authority's file number
+# written as groups of digits apart ("Bescheid vom 6. Juni 2023 (Az. 5 23 118 904 7)", an
+# accident insurer's): a court's number always holds letters ("2 Ds 114 Js 3312/15").
+_PERMIT_COMPOUND = (
+    r"(?<![\w\-])[A-ZÄÖÜ][a-zäöüß]{2,}(?:erlaubnis|genehmigung|bescheid|bewilligung|zulassung"
+    r"|konzession|lizenz|urkunde)[ \u00a0](?:Nr\.|Nummer)"
+)
+_SPACED_DIGITS = r"(?P<value>\d{1,6}(?:[ \u00a0]\d{1,6}){2,7})(?![\w\-/.,]\d|[\w\-/]|[ \u00a0]\d)"
+_MIN_SPACED_DIGITS = 8
+
+
+class PermitNumberRecognizerV5(PermitNumberRecognizerV4):
+    """Version 4, a permit's number after a compound naming the permit, and an authority's file
+    number of digit groups after "Az." (the module's docstring)."""
+
+    PATTERNS = (
+        *PermitNumberRecognizerV4.PATTERNS,
+        Pattern("permit_compound_nr", rf"{_PERMIT_COMPOUND}{_COLON}{_ID}", 0.8),
+        Pattern("permit_compound_nr_solid", rf"{_PERMIT_COMPOUND}{_COLON}{_SOLID}", 0.75),
+        Pattern("dated_decision_spaced", rf"(?<!\w){_DATED_NR_KEY}{_COLON}{_SPACED_DIGITS}", 0.8),
+        Pattern("authority_file_spaced", rf"(?<!\w){_FILE_KEY}{_OF_AUTHORITY}?{_COLON}{_SPACED_DIGITS}", 0.7,
+                needs_context=True),
+    )
+
+    def validate(self, hit: str) -> bool | None:
+        if " " in hit or "\u00a0" in hit:
+            digits = sum(c.isdigit() for c in hit)
+            if not any(c.isalpha() for c in hit) and digits < _MIN_SPACED_DIGITS:
+                return False  # "Az. 3 12 4": too short for an authority's number
+        return super().validate(hit)
