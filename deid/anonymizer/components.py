@@ -477,6 +477,16 @@ def no_name_shape_v2(cfg: NoConfig) -> Step:
     return run
 
 
+def _also_dropping(previous: Step, dropped: Callable[[str, Span], bool]) -> Step:
+    """``previous`` and then without the model spans ``dropped`` names: each later version of
+    no_name_shape is its predecessor and one more shape."""
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [s for s in previous(text, spans, context) if not (s.source == MODEL_SOURCE and dropped(text, s))]
+
+    return run
+
+
 # version 3: a model span of a name's type without a letter ("Velden.\n[2] Das …": a margin
 # number after a town at a paragraph's end, read as the town's; the from-scratch dev set). A
 # street's bare house number stays: consistency and the address steps give them meaning.
@@ -487,16 +497,8 @@ _LETTERLESS_NAME_LABELS = frozenset({PERSON, LOCATION, SEAT, ORGANIZATION})
           description="no_name_shape@2 and a person, place or firm span of the model without a letter (a margin "
                       "number after a town at a paragraph's end)")  # fmt: skip
 def no_name_shape_v3(cfg: NoConfig) -> Step:
-    previous = no_name_shape_v2(cfg)
-
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return [
-            s for s in previous(text, spans, context)
-            if not (s.source == MODEL_SOURCE and s.label in _LETTERLESS_NAME_LABELS
-                    and not any(c.isalpha() for c in text[s.start : s.end]))
-        ]  # fmt: skip
-
-    return run
+    return _also_dropping(no_name_shape_v2(cfg), lambda text, s: (
+        s.label in _LETTERLESS_NAME_LABELS and not any(c.isalpha() for c in text[s.start : s.end])))  # fmt: skip
 
 
 # version 4: a model span that is one article or preposition alone ("in der Griesbacher Straße"
@@ -512,15 +514,7 @@ _FUNCTION_WORD = re.compile(
           description="no_name_shape@3 and a model span that is one lowercase article or preposition alone "
                       "('der' before 'Griesbacher Straße')")  # fmt: skip
 def no_name_shape_v4(cfg: NoConfig) -> Step:
-    previous = no_name_shape_v3(cfg)
-
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        return [
-            s for s in previous(text, spans, context)
-            if not (s.source == MODEL_SOURCE and _FUNCTION_WORD.fullmatch(text, s.start, s.end))
-        ]  # fmt: skip
-
-    return run
+    return _also_dropping(no_name_shape_v3(cfg), lambda text, s: _FUNCTION_WORD.fullmatch(text, s.start, s.end) is not None)
 
 
 # --- the anonymization profile ---------------------------------------------------------------

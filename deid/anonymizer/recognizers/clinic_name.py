@@ -43,11 +43,17 @@ class ClinicNameRecognizer(PatternRecognizer):
     PATTERNS = (Pattern("kind_and_name", _CLINIC, 0.7),)
 
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
-        first = match.group("name").split()[0]
-        if first != "St." and (is_common_noun(first) or noun_compound(first)) and first not in cities():
+        if self.no_name(match.group("name")):
             return  # "die Klinik Rechtsbeschwerde …": no name; "Wasserburg" is a town too
         start = match.start("brand") if match.group("brand") else match.start("name")
         yield start, match.end("name")
+
+    def no_name(self, name: str) -> bool:
+        """Whether the words after the kind name nothing: an ordinary noun first that names no
+        town."""
+        first = name.split()[0]
+        noun = is_common_noun(first) or noun_compound(first)
+        return first != "St." and noun and first not in cities()
 
 
 # Version 2 (the from-scratch dev set): a medical care centre, a surgery, a practice, a pharmacy
@@ -114,8 +120,9 @@ class ClinicNameRecognizerV3(ClinicNameRecognizerV2):
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         if match.group("institute"):
             yield match.span("head")
-        elif match.group("name") and " ".join(match.group("name").split()[:2]) in cities():
-            # a spa town's two words ("Rheumaklinik Bad Abbach"): "Bad" alone is a noun
-            yield match.start("brand") if match.group("brand") else match.start("name"), match.end("name")
         else:
             yield from super().candidates(text, match)
+
+    def no_name(self, name: str) -> bool:
+        # a spa town's two words ("Rheumaklinik Bad Abbach") name one: "Bad" alone is a noun
+        return super().no_name(name) and " ".join(name.split()[:2]) not in cities()
