@@ -63,6 +63,7 @@ FINE_TO_COARSE: dict[str, str] = {
     "ROLE_NAME": PERSON,  # a full name after a noun naming the person: des Versicherungsvertreters …
     "PERMIT_NUMBER": ID,
     "CONTRACT_NUMBER": ID,
+    "IP_ADDRESS": ID,  # über die IP-Adresse 84.153.27.196
     "PARCEL_NUMBER": ID,
     "STREET_ADDRESS": STREET,
     "STREET_NAME": STREET,  # a street without its number: "in der Lindenstraße"

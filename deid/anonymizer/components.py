@@ -229,6 +229,16 @@ register(RECOGNIZERS, 11, RecognizersConfig,
                      "'Rheumaklinik Bad Abbach'); firm_name.v3: a mutual insurer's and a foreign firm's legal form ('… VVaG', "
                      "'… UAB', '… s.r.o.'), an inspection body public ('TÜV SÜD …'); business_name.v3: a sports club "
                      "by its abbreviation and its town ('des SV Hebertsfelden')")(_recognizers_step(11))  # fmt: skip
+register(RECOGNIZERS, 12, RecognizersConfig,
+         description="recognizers@11 with ip_address.v1: an IPv4 address ('über die IP-Adresse 84.153.27.196'); "
+                     "firm_name.v4: a firm's name of two or more everyday nouns before its legal form ('der Funkturm "
+                     "Süd Infrastruktur GmbH'); street_address.v7: a business park's number before a postal code "
+                     "('Gewerbepark 11, 94474 …'), 'Am …' with its number after the town ('in Osterhofen, Am "
+                     "Schlosspark 12'); business_name.v4: a riding or tennis club's abbreviation, a rifle club's "
+                     "kind, a club's town the list lacks ('des RFV Aholming'); venue_name.v3: a band's, a food "
+                     "truck's or a market stand's name in quotes ('der Blaskapelle „Ilztaler Musikanten“'); "
+                     "contract_number.v9: a certificate's and a tenant's number ('Standortbescheinigungsnummer "
+                     "720381', 'Mieternummer …')")(_recognizers_step(12))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

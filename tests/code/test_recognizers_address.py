@@ -14,6 +14,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV4,
     StreetAddressRecognizerV5,
     StreetAddressRecognizerV6,
+    StreetAddressRecognizerV7,
 )
 
 
@@ -184,3 +185,22 @@ def test_version_1_keeps_its_meaning() -> None:
 )
 def test_postal_town_table(marked: str) -> None:
     check_table_row(PostalTownRecognizer(), marked, "POSTAL_TOWN")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Beklagte, die Dachdeckerei Gottfried Rankl GmbH, [[Gewerbepark 11]], 94474 Vilshofen an der Donau, lehnte ab.",
+        "Er lebte zuletzt bei seiner Freundin in Osterhofen, [[Am Schlosspark 12]].",
+        "Er lebt bei seinen Eltern in Tiefenbach, [[Am Kalvarienberg 3]].",
+        # negatives: a park without a postal code after it; "Im Jahr …" where no town precedes
+        "Im Gewerbepark 11 Betriebe haben sich angesiedelt.",
+        "Im Jahr 2019 kamen 3 Anträge hinzu.",
+    ],
+)  # fmt: skip
+def test_street_address_v7_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV7(), marked, "STREET_ADDRESS")
+
+
+def test_street_address_version_6_keeps_its_meaning() -> None:
+    assert StreetAddressRecognizerV6().analyze("GmbH, Gewerbepark 11, 94474 Vilshofen, und in Osterhofen, Am Schlosspark 12.") == []

@@ -177,13 +177,14 @@ _ADVERSARIAL = {
 
 @pytest.mark.parametrize("kind", list(_ADVERSARIAL))
 def test_linear_time_on_adversarial_text(kind: str) -> None:
-    """100 KB of pathological text takes a fraction of a second for all recognizers
-    together; a quadratic regex would take minutes."""
+    """100 KB of pathological text takes about a second for all recognizers (every version)
+    together; a quadratic regex would take minutes. The bound only catches that: speed is
+    measured in bench/, and a busy CI machine must not fail this."""
     text = _ADVERSARIAL[kind]
     start = time.perf_counter()
     for recognizer in build_recognizers():
         recognizer.analyze(text)
-    assert time.perf_counter() - start < 1.5
+    assert time.perf_counter() - start < 3.0
 
 
 def test_logs_carry_no_text(caplog: pytest.LogCaptureFixture) -> None:

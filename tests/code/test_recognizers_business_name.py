@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.business_name import (
     BusinessNameRecognizer,
     BusinessNameRecognizerV2,
     BusinessNameRecognizerV3,
+    BusinessNameRecognizerV4,
 )
 
 
@@ -75,3 +76,24 @@ def test_business_name_v3_table(marked: str) -> None:
 
 def test_business_name_version_2_keeps_its_meaning() -> None:
     assert BusinessNameRecognizerV2().analyze("im Sportheim des SV Hebertsfelden") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Einen Nutzungsausfall für die entgangene Teilnahme am Turnier des [[RFV Aholming]] schuldet die Beklagte nicht.",
+        "Er ist Sportschütze und Mitglied der Schützengesellschaft [[Edelweiß Rohrbach]].",
+        "Der Kläger war mit seinem Pkw von einer Feier im Sportheim des [[SV Hebertsfelden]] gekommen.",
+        # negatives: a law's abbreviation before a marginal number or a participle; a professional
+        # club; a big city's club
+        "Vgl. Fürst/Franke/Geis/Weiß, GKÖD I, § 22 SG Rn. 15.",
+        "nach dem Vierten oder Fünften Abschnitt SG Dienstleistenden (Reservistendienst)",
+        "Er ist Mitglied des FC Bayern und des TSV 1860 München.",
+    ],
+)  # fmt: skip
+def test_business_name_v4_table(marked: str) -> None:
+    check_table_row(BusinessNameRecognizerV4(), marked, "FIRM_NAME")
+
+
+def test_business_name_version_3_keeps_its_meaning() -> None:
+    assert BusinessNameRecognizerV3().analyze("am Turnier des RFV Aholming und der Schützengesellschaft Edelweiß Rohrbach") == []

@@ -14,6 +14,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV6,
     ContractNumberRecognizerV7,
     ContractNumberRecognizerV8,
+    ContractNumberRecognizerV9,
 )
 
 
@@ -218,3 +219,20 @@ def test_contract_v8_table(marked: str) -> None:
 
 def test_contract_version_7_keeps_its_meaning_for_v8s_labels() -> None:
     assert ContractNumberRecognizerV7().analyze("(Untersuchungsnummer T-23-04418), Störungsmeldung Nr. ST-2024-0113") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Standortbescheinigung vom 19. Januar 2023 (Standortbescheinigungsnummer [[720381]]) weist 8,10 m aus.",
+        "vertreten durch die Hausverwaltung Immo-Service GmbH (Mieternummer [[0815-2211-04]]).",
+        # negative: the label without a number
+        "Die Mieternummer des Klägers ist unbekannt.",
+    ],
+)  # fmt: skip
+def test_contract_number_v9_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV9(), marked, "CONTRACT_NUMBER")
+
+
+def test_contract_number_version_8_keeps_its_meaning() -> None:
+    assert ContractNumberRecognizerV8().analyze("(Standortbescheinigungsnummer 720381) und (Mieternummer 0815-2211-04)") == []

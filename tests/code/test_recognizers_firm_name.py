@@ -9,6 +9,7 @@ from deid.anonymizer.recognizers.firm_name import (
     FirmNameRecognizer,
     FirmNameRecognizerV2,
     FirmNameRecognizerV3,
+    FirmNameRecognizerV4,
 )
 
 
@@ -80,3 +81,24 @@ def test_firm_name_v3_table(marked: str) -> None:
 
 def test_firm_name_version_2_keeps_its_meaning() -> None:
     assert FirmNameRecognizerV2().analyze("die Baltic Timber UAB und die Kovac Trans Kft. lieferten") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Sie wenden sich gegen die der Beigeladenen, der [[Funkturm Süd Infrastruktur GmbH]], erteilte Baugenehmigung.",
+        "Die Haftpflichtversicherung der Beklagten, die [[Landgenossen Versicherung a.G.]], lehnte die Regulierung ab.",
+        # the word for the firm's kind as a whole stays outside, as the gold sets mark it
+        "Die Klägerin, die Wohnbau [[Dachauer Land eG]], vermietet an die Beklagte eine Wohnung.",
+        "Er hält eine Beteiligung an der Grundstücksgesellschaft [[Finkendreher Werbung GbR]].",
+        # negatives: one everyday noun before the form names no one
+        "Die Gesellschafter der Familien GmbH stritten über die Gewinnverteilung.",
+        "Komplementärin ist die Komplementär GmbH.",
+    ],
+)  # fmt: skip
+def test_firm_name_v4_table(marked: str) -> None:
+    check_table_row(FirmNameRecognizerV4(), marked, "FIRM_NAME")
+
+
+def test_firm_name_version_3_keeps_its_meaning() -> None:
+    assert FirmNameRecognizerV3().analyze("der Beigeladenen, der Funkturm Süd Infrastruktur GmbH, erteilte") == []

@@ -13,6 +13,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV3,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
+    VenueNameRecognizerV3,
 )
 
 
@@ -142,3 +143,22 @@ def test_a_party_s_product_is_neutralized_under_strict_only(profile: str, expect
     text = "Das Produkt „Kräuterhexe Classic“ wurde in der Shisha-Bar „Orient Lounge“ verkauft."
     pipe = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": profile})
     assert [text[s.start : s.end] for s in pipe.analyze(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Es kam zu einem Streit um einen Platz am Tisch der Blaskapelle „[[Ilztaler Musikanten]]“.",
+        "Die Stadt habe dem Kaffeewagen „[[Bohne & Blech]]“ der Frau K. eine Erlaubnis erteilt.",
+        "Der Kläger betreibt unter der Bezeichnung „[[Memo’s Grill]]“ einen Imbisswagen.",
+        # negatives: a police car's call sign; a term the court discusses
+        "Der Streifenwagen „Isar 12/3“ traf um 22:10 Uhr ein.",
+        "Die Tätigkeit wird unter der Bezeichnung „Jobcenter“ wahrgenommen.",
+    ],
+)  # fmt: skip
+def test_venue_name_v3_table(marked: str) -> None:
+    check_table_row(VenueNameRecognizerV3(), marked, "FIRM_NAME")
+
+
+def test_venue_name_version_2_keeps_its_meaning() -> None:
+    assert VenueNameRecognizerV2().analyze("der Blaskapelle „Ilztaler Musikanten“ und dem Kaffeewagen „Bohne & Blech“") == []

@@ -20,6 +20,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV4,
     StreetAddressRecognizerV5,
     StreetAddressRecognizerV6,
+    StreetAddressRecognizerV7,
 )
 from deid.anonymizer.recognizers.base import (
     Pattern,
@@ -32,6 +33,7 @@ from deid.anonymizer.recognizers.business_name import (
     BusinessNameRecognizer,
     BusinessNameRecognizerV2,
     BusinessNameRecognizerV3,
+    BusinessNameRecognizerV4,
 )
 from deid.anonymizer.recognizers.clinic_name import (
     ClinicNameRecognizer,
@@ -48,6 +50,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV6,
     ContractNumberRecognizerV7,
     ContractNumberRecognizerV8,
+    ContractNumberRecognizerV9,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -61,6 +64,7 @@ from deid.anonymizer.recognizers.firm_name import (
     FirmNameRecognizer,
     FirmNameRecognizerV2,
     FirmNameRecognizerV3,
+    FirmNameRecognizerV4,
 )
 from deid.anonymizer.recognizers.handle import (
     HandleRecognizer,
@@ -68,6 +72,7 @@ from deid.anonymizer.recognizers.handle import (
     HandleRecognizerV3,
 )
 from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2, IbanRecognizerV3
+from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer
 from deid.anonymizer.recognizers.kin_name import KinNameRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
@@ -90,6 +95,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV3,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
+    VenueNameRecognizerV3,
 )
 from deid.anonymizer.recognizers.role_name import RoleNameRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
@@ -244,6 +250,17 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.firm_name.v3": FirmNameRecognizerV3,
     # a sports club by its abbreviation and its town ("des SV Hebertsfelden")
     "deid.recognizers.business_name.v3": BusinessNameRecognizerV3,
+    # an IP address ("über die IP-Adresse 84.153.27.196"); a firm's name of everyday nouns ("der
+    # Funkturm Süd Infrastruktur GmbH"); a business park's number before a postal code, "Am …"
+    # with its number after the town; a club's abbreviation or kind and a town the list lacks ("des
+    # RFV Aholming"); a band's or a food truck's name in quotes; a certificate's and a tenant's
+    # number (the from-scratch dev set)
+    "deid.recognizers.ip_address.v1": IpAddressRecognizer,
+    "deid.recognizers.firm_name.v4": FirmNameRecognizerV4,
+    "deid.recognizers.street_address.v7": StreetAddressRecognizerV7,
+    "deid.recognizers.business_name.v4": BusinessNameRecognizerV4,
+    "deid.recognizers.venue_name.v3": VenueNameRecognizerV3,
+    "deid.recognizers.contract_number.v9": ContractNumberRecognizerV9,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -291,6 +308,12 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
           "deid.recognizers.clinic_name.v3": "deid.recognizers.clinic_name.v2",
           "deid.recognizers.firm_name.v3": "deid.recognizers.firm_name.v2",
           "deid.recognizers.business_name.v3": "deid.recognizers.business_name.v2"}, frozenset()),
+    12: ({"deid.recognizers.firm_name.v4": "deid.recognizers.firm_name.v3",
+          "deid.recognizers.street_address.v7": "deid.recognizers.street_address.v6",
+          "deid.recognizers.business_name.v4": "deid.recognizers.business_name.v3",
+          "deid.recognizers.venue_name.v3": "deid.recognizers.venue_name.v2",
+          "deid.recognizers.contract_number.v9": "deid.recognizers.contract_number.v8"},
+         frozenset({"deid.recognizers.ip_address.v1"})),
 }  # fmt: skip
 
 

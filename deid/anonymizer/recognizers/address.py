@@ -213,6 +213,32 @@ class StreetAddressRecognizerV6(StreetAddressRecognizerV5):
     PATTERNS = (*StreetAddressRecognizerV5.PATTERNS[:-1], _HAMLET_PATTERN_V6)
 
 
+
+# Version 7 (the from-scratch dev set): a business park's address of the park's word and number
+# alone where a postal code follows ("die Dachdeckerei …, Gewerbepark 11, 94474 Vilshofen"), and
+# a street named "Am"/"Im" … with any word after its town ("wohnt in Osterhofen, Am Schlosspark
+# 12"): version 6 wanted a compass or name word after the park, and after the town no word that
+# says an address follows.
+_PARK_BEFORE_POSTAL = Pattern(
+    "park_postal",
+    rf"(?<![\w-])(?P<value>(?:Gewerbe|Industrie|Technologie|Business|Wirtschafts)(?:park|gebiet){_S}{_HOUSE})"
+    rf"(?=,?{_S}\d{{5}}{_S}[A-ZÄÖÜ])",
+    0.8,
+)
+_TOWN_BEFORE = re.compile(rf"\bin{_S}{_W}(?:(?:{_S}|-){_W}){{0,3}},{_S}$")
+
+
+class StreetAddressRecognizerV7(StreetAddressRecognizerV6):
+    """Version 6, and a business park's number before a postal code, and "Am …" with its number
+    after the town."""
+
+    PATTERNS = (*StreetAddressRecognizerV6.PATTERNS, _PARK_BEFORE_POSTAL)
+
+    def _street_noun(self, text: str, match: re.Match[str]) -> bool:
+        start = match.span("value")[0]
+        return super()._street_noun(text, match) or bool(_TOWN_BEFORE.search(text, max(0, start - 40), start))
+
+
 class PostalTownRecognizer(PatternRecognizer):
     """A German postal code and the town after it, where an address is written."""
 

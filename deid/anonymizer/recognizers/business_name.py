@@ -106,3 +106,51 @@ class BusinessNameRecognizerV3(BusinessNameRecognizerV2):
                 yield match.span("abbreviated")
             return
         yield from super().candidates(text, match)
+
+
+# Version 4 (the from-scratch dev set): a riding, tennis or rifle club's abbreviation ("des RFV
+# Aholming", "der TC Ergolding"), and a club's town that the list lacks ("Aholming"): a name
+# no lexicon calls an ordinary noun, no big city, no professional club's name ("FC Bayern");
+# and a rifle club's older kinds ("der Schützengesellschaft Edelweiß Rohrbach")
+_CLUB_ABBREVIATION_V4 = rf"(?:{_CLUB_ABBREVIATION[3:-1]}|RFV|RuFV|RV|TC|ESV|SKC|FFC|JFG|SpG|KSV|BSC)"
+_ABBREVIATED_CLUB_V4 = _ABBREVIATED_CLUB.replace(_CLUB_ABBREVIATION, _CLUB_ABBREVIATION_V4, 1)
+_CLUB_V4 = _CLUB.replace(
+    _CLUB_KINDS, rf"(?:{_CLUB_KINDS}|Schützen(?:gesellschaft|gilde|bruderschaft|kompanie)|Burschenschaft)", 1
+)
+_PROFESSIONAL_CLUBS = frozenset(
+    ("Bayern", "Borussia", "Eintracht", "Fortuna", "Hertha", "Werder", "Union", "Dynamo", "Arminia", "Alemannia")
+)
+
+
+class BusinessNameRecognizerV4(BusinessNameRecognizerV3):
+    """Version 3, and more clubs' abbreviations and kinds, a club's town the list lacks."""
+
+    PATTERNS = (
+        Pattern("kind_and_name", _NAME_V2, 0.7),
+        Pattern("club_and_town", _CLUB_V4, 0.7),
+        Pattern("abbreviated_club", _ABBREVIATED_CLUB_V4, 0.7),
+    )
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        if "abbreviated" in match.re.groupindex:
+            town = match.group("club_town")
+            # "SG" is also a law and a court ("§ 22 SG Rn. 15"): only with a town of the list
+            unlisted = not match.group("abbreviated").startswith("SG ") and _unlisted_town(town)
+            if not is_big_city(town) and (town in cities() or unlisted):
+                yield match.span("abbreviated")
+            return
+        if "club" in match.re.groupindex:
+            if match.group("town") in cities() or _unlisted_town(match.group("town")):
+                yield match.span("club")
+            return
+        yield from super().candidates(text, match)
+
+
+def _unlisted_town(word: str) -> bool:
+    """A word that may be a village's name: no ordinary noun, no professional club's name, no
+    abbreviation ("Rn") and no participle or adjective ("Dienstleistenden")."""
+    return (len(word) >= 4 and word not in _PROFESSIONAL_CLUBS and not is_common_noun(word)
+            and not _NOT_A_TOWN_ENDING.search(word))  # fmt: skip
+
+
+_NOT_A_TOWN_ENDING = re.compile(r"(?:end|ig|lich|isch|ung)(?:e[nmrs]?)?$")

@@ -221,14 +221,34 @@ _PLURAL_KEY_V8 = rf"(?<!\w)(?i:(?:{_KIND_V8})-?nummern|ohrmarken)"
 _VALUE_V8 = rf"(?P<value>(?:[A-Z]{{1,4}}-)?{_VALUE_BODY}(?:[ \u00a0]\d(?=[).,;]))?){_VALUE_END}"
 
 
-class ContractNumberRecognizerV8(ContractNumberRecognizerV7):
-    """Version 7, and a laboratory's, examination's, ticket's or report's number."""
-
-    PATTERNS = (
-        Pattern("labelled_number", rf"{_INITIAL_V7}{_KEY_V8}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE_V8}", 0.8),
+def _labelled_patterns(key: str, plural_key: str) -> tuple[Pattern, Pattern]:
+    """A number after its label, and each number of a list after the label in the plural
+    (versions 8 and later, which differ in the labels they know)."""
+    return (
+        Pattern("labelled_number", rf"{_INITIAL_V7}{key}(?:{_READS}|{_WHOSE}|{_COLON}){_VALUE_V8}", 0.8),
         Pattern(
             "listed_numbers",
-            rf"{_INITIAL_V7}{_PLURAL_KEY_V8}{_COLON}(?P<list>{_LISTED}(?:{_LIST_SEPARATOR}{_LISTED}){{0,{_MAX_LISTED - 1}}})",
+            rf"{_INITIAL_V7}{plural_key}{_COLON}(?P<list>{_LISTED}(?:{_LIST_SEPARATOR}{_LISTED}){{0,{_MAX_LISTED - 1}}})",
             0.8,
         ),
     )
+
+
+class ContractNumberRecognizerV8(ContractNumberRecognizerV7):
+    """Version 7, and a laboratory's, examination's, ticket's or report's number."""
+
+    PATTERNS = _labelled_patterns(_KEY_V8, _PLURAL_KEY_V8)
+
+
+# Version 9 (the from-scratch dev set): a certificate's number ("Standortbescheinigungsnummer
+# 720381", "Bescheinigungsnummer …") and a tenant's ("Mieternummer 0815-2211-04"), which version
+# 8 left in clear or to the phone rule
+_KIND_V9 = rf"{_KIND_V8}|[a-zäöüß]*bescheinigungs|mieter"
+_KEY_V9 = _key(_KIND_V9, _WORDS_V7, _SPACED_V8)
+_PLURAL_KEY_V9 = rf"(?<!\w)(?i:(?:{_KIND_V9})-?nummern|ohrmarken)"
+
+
+class ContractNumberRecognizerV9(ContractNumberRecognizerV8):
+    """Version 8, and a certificate's and a tenant's number."""
+
+    PATTERNS = _labelled_patterns(_KEY_V9, _PLURAL_KEY_V9)

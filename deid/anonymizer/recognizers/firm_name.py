@@ -132,3 +132,30 @@ class FirmNameRecognizerV3(FirmNameRecognizerV2):
             # a cited document's label before the firm ("D22 Ivoclar Vivadent Inc.") is no name
             label = _DOCUMENT_LABEL.match(text, start, end)
             yield (label.end(), end) if label else (start, end)
+
+
+# the words that name a firm's kind as a whole, left out before a name of everyday nouns
+_KIND_FIRST = re.compile(rf"[A-ZÄÖÜ]\w*(?:gesellschaft|genossenschaft|verwaltung|bau|betrieb|unternehmen){_S}")
+
+
+class FirmNameRecognizerV4(FirmNameRecognizerV3):
+    """Version 3, and a name of two or more everyday nouns before the form is a name ("der
+    Funkturm Süd Infrastruktur GmbH", "die Landgenossen Versicherung a.G."), after a word that
+    names the firm's kind as a whole ("die Wohnbau Dachauer Land eG", "der
+    Grundstücksgesellschaft Finkendreher Werbung GbR"): version 3 read every word as the firm's
+    kind and found none. One such noun alone ("in der Familien GmbH", "die Komplementär GmbH")
+    still names no one (the from-scratch dev set)."""
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        for start, end in super().candidates(text, match):
+            kind = _KIND_FIRST.match(text, start, end)
+            yield (kind.end(), end) if kind and self._nouns_only(text, kind.end(), end) else (start, end)
+
+    def unlisted_name(self, text: str, start: int, end: int) -> bool:
+        return super().unlisted_name(text, start, end) or (
+            self._nouns_only(text, start, end) and not _SHORTHAND_BEFORE.search(text, max(0, start - 4), start)
+        )
+
+    def _nouns_only(self, text: str, start: int, end: int) -> bool:
+        """Two to six words before the form."""
+        return re.match(rf"^(?:{_WORD}{_S}){{2,6}}(?:{self.FORM})$", text[start:end]) is not None

@@ -135,3 +135,24 @@ class VenueNameRecognizerV2(VenueNameRecognizer):
         Pattern("kind_quoted", rf"(?<![\w-]){_VENUE_CUE_V2}{_QUOTED}", 0.7),
         Pattern("trades_under", rf"(?<![\w-]){_TRADES_UNDER}{_QUOTED}(?={_TRADES})", 0.7),
     )
+
+
+# version 3 (the from-scratch dev set): a band or a village's brass band ("der Blaskapelle
+# „Ilztaler Musikanten“"), a food truck or a market stand ("dem Kaffeewagen „Bohne & Blech“"),
+# and a business traded under a name whose kind ends in a van, a stand or a service ("betreibt
+# unter der Bezeichnung „Memo’s Grill“ einen Imbisswagen"), which version 2 did not read
+_VENUE_KINDS_V3 = f"{_VENUE_KINDS_V2}|Band|Musikgruppe|Blaskapelle|Musikkapelle|Tanzkapelle|Foodtruck|Verkaufsstand"
+# a van that sells, not a police car ("Streifenwagen „Isar 12/3“" is a call sign)
+_SALES_VAN = r"(?:Kaffee|Imbiss|Verkaufs|Eis|Grill|Crêpes|Pizza|Döner|Würstl|Bratwurst|Gemüse|Obst|Markt)wagen"
+_VENUE_CUE_V3 = rf"(?:(?:[A-ZÄÖÜ][\w]*-)?(?:{_VENUE_KINDS_V3}|{_SALES_VAN})|{_VENUE_COMPOUND}){_S}"
+_TRADES_V3 = _TRADES.replace("|shop)", "|shop|wagen|truck|stand|dienst|service|verleih)", 1)
+
+
+class VenueNameRecognizerV3(VenueNameRecognizerV2):
+    """Version 2, and a band's, a food truck's or a market stand's name in quotes, and a
+    business traded from a van or a stand."""
+
+    PATTERNS = (
+        Pattern("kind_quoted", rf"(?<![\w-]){_VENUE_CUE_V3}{_QUOTED}", 0.7),
+        Pattern("trades_under", rf"(?<![\w-]){_TRADES_UNDER}{_QUOTED}(?={_TRADES_V3})", 0.7),
+    )

@@ -1,0 +1,34 @@
+"""An IPv4 address (an identifier both profiles neutralize), not an outline's item number."""
+
+from __future__ import annotations
+
+import pytest
+from test_recognizers_base import check_table_row
+
+from deid.anonymizer.recognizers import RECOGNIZER_SETS
+from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Ermittlungen führten über die IP-Adresse [[84.153.27.196]] zum Anschluss der Wohnung.",
+        "Der Zugriff erfolgte von der IP [[10.0.0.12]] aus.",
+        "Der Router hatte die Adresse [[192.168.178.20]].",
+        # negatives: an outline's item, a date, a number out of range, a version number's five parts
+        "Nach Nr. 3.1.2.1 VwV ist der Antrag zu stellen.",
+        "Die Frist endete am 1.2.2023.",
+        "Die Zeichenfolge 300.12.1.4 ist keine Adresse.",
+        "Es galt die Version 2.10.3.1.5 der Software.",
+    ],
+)  # fmt: skip
+def test_ip_address_table(marked: str) -> None:
+    check_table_row(IpAddressRecognizer(), marked, "IP_ADDRESS")
+
+
+def test_recognizers_12_runs_the_new_versions_in_place_of_the_old() -> None:
+    new = {"ip_address.v1", "firm_name.v4", "street_address.v7", "business_name.v4", "venue_name.v3", "contract_number.v9"}
+    old = {"firm_name.v3", "street_address.v6", "business_name.v3", "venue_name.v2", "contract_number.v8"}
+    assert {f"deid.recognizers.{n}" for n in new} <= set(RECOGNIZER_SETS[12])
+    assert not {f"deid.recognizers.{n}" for n in old} & set(RECOGNIZER_SETS[12])
+    assert not {f"deid.recognizers.{n}" for n in new} & set(RECOGNIZER_SETS[11])  # 11 keeps its meaning
