@@ -213,7 +213,6 @@ class StreetAddressRecognizerV6(StreetAddressRecognizerV5):
     PATTERNS = (*StreetAddressRecognizerV5.PATTERNS[:-1], _HAMLET_PATTERN_V6)
 
 
-
 # Version 7 (the from-scratch dev set): a business park's address of the park's word and number
 # alone where a postal code follows ("die Dachdeckerei …, Gewerbepark 11, 94474 Vilshofen"), and
 # a street named "Am"/"Im" … with any word after its town ("wohnt in Osterhofen, Am Schlosspark

@@ -112,7 +112,7 @@ class BusinessNameRecognizerV3(BusinessNameRecognizerV2):
 # Aholming", "der TC Ergolding"), and a club's town that the list lacks ("Aholming"): a name
 # no lexicon calls an ordinary noun, no big city, no professional club's name ("FC Bayern");
 # and a rifle club's older kinds ("der Schützengesellschaft Edelweiß Rohrbach")
-_CLUB_ABBREVIATION_V4 = rf"(?:{_CLUB_ABBREVIATION[3:-1]}|RFV|RuFV|RV|TC|ESV|SKC|FFC|JFG|SpG|KSV|BSC)"
+_CLUB_ABBREVIATION_V4 = rf"(?:{_CLUB_ABBREVIATION}|RFV|RuFV|RV|TC|ESV|SKC|FFC|JFG|SpG|KSV|BSC)"
 _ABBREVIATED_CLUB_V4 = _ABBREVIATED_CLUB.replace(_CLUB_ABBREVIATION, _CLUB_ABBREVIATION_V4, 1)
 _CLUB_V4 = _CLUB.replace(
     _CLUB_KINDS, rf"(?:{_CLUB_KINDS}|Schützen(?:gesellschaft|gilde|bruderschaft|kompanie)|Burschenschaft)", 1
