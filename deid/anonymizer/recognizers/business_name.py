@@ -75,12 +75,17 @@ class BusinessNameRecognizerV2(BusinessNameRecognizer):
 
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         if "club" in match.re.groupindex:
-            if match.group("town") in cities():
+            if self.club_town(match.group("town")):
                 yield match.span("club")
             return
         start, end = match.span("value")
         if text.startswith(("St.", "Sankt"), start) or not is_common_noun(text[start:end]):
             yield start, end
+
+    def club_town(self, town: str, abbreviation: str | None = None) -> bool:
+        """Whether the word after a club's name or abbreviation is its town: one of the list
+        (versions 2 and 3)."""
+        return town in cities()
 
 
 # Version 3 (the from-scratch dev set): a sports club by its abbreviation and its town ("im
@@ -102,7 +107,7 @@ class BusinessNameRecognizerV3(BusinessNameRecognizerV2):
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         if "abbreviated" in match.re.groupindex:
             town = match.group("club_town")
-            if town in cities() and not is_big_city(town):
+            if self.club_town(town, match.group("abbreviated").split()[0]) and not is_big_city(town):
                 yield match.span("abbreviated")
             return
         yield from super().candidates(text, match)
@@ -131,19 +136,10 @@ class BusinessNameRecognizerV4(BusinessNameRecognizerV3):
         Pattern("abbreviated_club", _ABBREVIATED_CLUB_V4, 0.7),
     )
 
-    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
-        if "abbreviated" in match.re.groupindex:
-            town = match.group("club_town")
-            # "SG" is also a law and a court ("§ 22 SG Rn. 15"): only with a town of the list
-            unlisted = not match.group("abbreviated").startswith("SG ") and _unlisted_town(town)
-            if not is_big_city(town) and (town in cities() or unlisted):
-                yield match.span("abbreviated")
-            return
-        if "club" in match.re.groupindex:
-            if match.group("town") in cities() or _unlisted_town(match.group("town")):
-                yield match.span("club")
-            return
-        yield from super().candidates(text, match)
+    def club_town(self, town: str, abbreviation: str | None = None) -> bool:
+        """One of the list, or a word that may be a village's name; after "SG", which is also a
+        law and a court ("§ 22 SG Rn. 15"), only one of the list."""
+        return super().club_town(town, abbreviation) or (abbreviation != "SG" and _unlisted_town(town))
 
 
 def _unlisted_town(word: str) -> bool:
