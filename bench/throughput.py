@@ -1,6 +1,6 @@
 """Anonymization throughput on the bundled decisions, per inference engine, in one run.
 
-    python -m bench.throughput --model models/small [--cores 1 2] [--repeat 1]
+    python -m bench.throughput --model models/small [--cores 1 2] [--repeat 1] [--device cuda]
 
 Each engine (the chain model step's ``engine`` / ``precision`` / ``quantize`` / ``batch_size``)
 runs in a process of its own, pinned to ``--cores`` CPU cores (``sched_setaffinity``, and as
@@ -10,7 +10,9 @@ bundled decisions (characters/s, tokens/s, decisions/min), its peak RSS, and how
 agree with torch fp32's on the gold sets (exact spans, and gold spans with the same outcome:
 found with the same labels, or missed by both): an engine is eligible as the default when it
 keeps at least 99 % of fp32's gold-span outcomes. ONNX Runtime bf16 is tried on a one-product
-graph: the CPU execution provider has no bf16 kernels here, which the report says.
+graph: the CPU execution provider has no bf16 kernels here, which the report says. With
+``--device cuda`` the model runs on the GPU (fp32, bf16 under autocast) and the rules on the
+pinned cores; the reference is the GPU's fp32.
 
 Writes ``reports/bench_throughput_cpu.json`` (or ``_cuda``); prints a markdown table. No
 document text is printed.
@@ -44,7 +46,14 @@ CPU_ENGINES = {
     "onnx fp32": {"engine": "onnx", "quantize": "none"},
     "onnx int8 (dynamic)": {"engine": "onnx", "quantize": "int8"},
 }
-REFERENCE = "torch fp32"
+# engines measured on a GPU (``--device cuda``): the model on the GPU, the rules on the pinned cores
+GPU_ENGINES = {
+    "cuda fp32": {"engine": "torch", "precision": "fp32"},
+    "cuda bf16": {"engine": "torch", "precision": "bf16"},
+    "cuda bf16, batch 64": {"engine": "torch", "precision": "bf16", "batch_size": 64},
+}
+ENGINES = {"cpu": CPU_ENGINES, "cuda": GPU_ENGINES}
+REFERENCES = {"cpu": "torch fp32", "cuda": "cuda fp32"}
 MIN_AGREEMENT = 0.99
 
 
@@ -64,7 +73,7 @@ def pin(cores: int) -> None:
     torch.set_num_threads(cores)
 
 
-def measure(model: str, settings: dict, cores: int, repeat: int, spans_out: Path | None) -> dict:
+def measure(model: str, settings: dict, cores: int, repeat: int, spans_out: Path | None, device: str = "cpu") -> dict:
     """One engine in this process: model and rule-chain seconds over the bundled decisions
     (best of ``repeat``), peak RSS, and (``spans_out``) its model spans on the gold sets."""
     from deid.anonymizer.pipeline import build_pipeline
@@ -72,7 +81,7 @@ def measure(model: str, settings: dict, cores: int, repeat: int, spans_out: Path
 
     pin(cores)
     texts = load_texts()
-    pipe = build_pipeline(model, device="cpu", overrides=settings)
+    pipe = build_pipeline(model, device=device, overrides=settings)
     pipe.analyze_many(texts[:2])  # warm-up: the ONNX export, oneDNN's kernels
     best_model = best_rules = float("inf")
     for _ in range(repeat):
@@ -141,13 +150,16 @@ def main() -> None:
     ap.add_argument("--model", required=True, help="pipeline directory")
     ap.add_argument("--cores", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--repeat", type=int, default=1)
-    ap.add_argument("--engines", nargs="+", default=list(CPU_ENGINES), help="names of CPU_ENGINES")
+    ap.add_argument("--device", choices=sorted(ENGINES), default="cpu", help="where the model runs")
+    ap.add_argument("--engines", nargs="+", help="names of CPU_ENGINES (GPU_ENGINES with --device cuda); default all")
     ap.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one engine, in a child process
     ap.add_argument("--spans-out", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    engines, reference = ENGINES[args.device], REFERENCES[args.device]
     if args.measure:
-        print(json.dumps(measure(args.model, CPU_ENGINES[args.measure], args.cores[0], args.repeat, args.spans_out)))
+        print(json.dumps(measure(args.model, engines[args.measure], args.cores[0], args.repeat, args.spans_out, args.device)))
         return
+    args.engines = args.engines or list(engines)
 
     from transformers import AutoTokenizer
 
@@ -161,7 +173,7 @@ def main() -> None:
             for name in args.engines:
                 out = Path(tmp) / f"{cores}-{len(rows)}.json" if cores == args.cores[0] else None
                 cmd = [sys.executable, "-m", "bench.throughput", "--model", args.model, "--measure", name,
-                       "--cores", str(cores), "--repeat", str(args.repeat)] + (["--spans-out", str(out)] if out else [])
+                       "--cores", str(cores), "--repeat", str(args.repeat), "--device", args.device] + (["--spans-out", str(out)] if out else [])
                 done = subprocess.run(cmd, capture_output=True, text=True, check=True)  # fmt: skip
                 result = json.loads(done.stdout.strip().splitlines()[-1])
                 total = result["model_seconds"] + result["rules_seconds"]
@@ -177,26 +189,28 @@ def main() -> None:
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     for row in rows:
-        if row["engine"] in spans and REFERENCE in spans:
-            row["agreement_with_fp32"] = agreement(spans[REFERENCE], spans[row["engine"]])
+        if row["engine"] in spans and reference in spans:
+            row["agreement_with_fp32"] = agreement(spans[reference], spans[row["engine"]])
     eligible = [r for r in rows if r["cores"] == args.cores[0]
                 and r.get("agreement_with_fp32", {}).get("identical_gold_outcomes", 0) >= MIN_AGREEMENT]  # fmt: skip
     fastest = max(eligible, key=lambda r: r["pipeline_characters_per_s"])["engine"] if eligible else None
     report = {
         "command": "python -m bench.throughput --model " + args.model + " --cores " + " ".join(map(str, args.cores))
         + f" --repeat {args.repeat}"
-        + ("" if args.engines == list(CPU_ENGINES) else " --engines " + " ".join(f"'{e}'" for e in args.engines)),
+        + ("" if args.device == "cpu" else f" --device {args.device}")
+        + ("" if args.engines == list(engines) else " --engines " + " ".join(f"'{e}'" for e in args.engines)),
         "machine": platform.machine(),
+        "gpu": torch.cuda.get_device_name(0) if args.device == "cuda" else None,
         "processor": platform.processor() or None,
         "documents": len(texts),
         "tokens": n_tokens,
         "characters": n_chars,
-        "onnx_bf16": onnx_bf16(),
+        "onnx_bf16": onnx_bf16() if args.device == "cpu" else None,
         "min_agreement": MIN_AGREEMENT,
         "fastest_eligible": fastest,
         "rows": rows,
     }
-    out = Path("reports") / "bench_throughput_cpu.json"
+    out = Path("reports") / f"bench_throughput_{args.device}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2))
     print("| engine | cores | pipeline characters/s | decisions/min | model tokens/s | gold outcomes = fp32 | peak RSS MB |")
