@@ -15,6 +15,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV5,
     StreetAddressRecognizerV6,
     StreetAddressRecognizerV7,
+    StreetAddressRecognizerV8,
 )
 
 
@@ -200,6 +201,24 @@ def test_postal_town_table(marked: str) -> None:
 )  # fmt: skip
 def test_street_address_v7_table(marked: str) -> None:
     check_table_row(StreetAddressRecognizerV7(), marked, "STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Er ist im Lager ihres Standorts Pfaffenhofen an der Ilm, [[Gewerbering Nord 14]], beschäftigt.",
+        "Die Halle liegt am [[Industriering Ost 3a]] in Mainburg.",
+        # negatives: a ring's length; a ring road without a number
+        "Der Gewerbering Nord 14 km weiter ist gesperrt.",
+        "Der Gewerbering Nord wurde 2019 ausgebaut.",
+    ],
+)  # fmt: skip
+def test_street_address_v8_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV8(), marked, "STREET_ADDRESS")
+
+
+def test_street_address_version_7_keeps_its_meaning() -> None:
+    assert StreetAddressRecognizerV7().analyze("ihres Standorts, Gewerbering Nord 14, beschäftigt.") == []
 
 
 def test_street_address_version_6_keeps_its_meaning() -> None:

@@ -6,7 +6,7 @@ import pytest
 from test_recognizers_base import check_table_row
 
 from deid.anonymizer.recognizers import RECOGNIZER_SETS
-from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer
+from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer, IpAddressRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -24,6 +24,14 @@ from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer
 )  # fmt: skip
 def test_ip_address_table(marked: str) -> None:
     check_table_row(IpAddressRecognizer(), marked, "IP_ADDRESS")
+    check_table_row(IpAddressRecognizerV2(), marked, "IP_ADDRESS")
+
+
+def test_ip_address_v2_reads_the_word_ip_only_as_a_word() -> None:
+    """"ZIP-" is no cue; version 1 keeps its meaning and reads it as one."""
+    text = "Die ZIP-Datei 10.0.0.12 lag bei."
+    assert IpAddressRecognizerV2().analyze(text) == []
+    assert [text[s.start : s.end] for s in IpAddressRecognizer().analyze(text)] == ["10.0.0.12"]
 
 
 def test_recognizers_12_runs_the_new_versions_in_place_of_the_old() -> None:
@@ -32,3 +40,11 @@ def test_recognizers_12_runs_the_new_versions_in_place_of_the_old() -> None:
     assert {f"deid.recognizers.{n}" for n in new} <= set(RECOGNIZER_SETS[12])
     assert not {f"deid.recognizers.{n}" for n in old} & set(RECOGNIZER_SETS[12])
     assert not {f"deid.recognizers.{n}" for n in new} & set(RECOGNIZER_SETS[11])  # 11 keeps its meaning
+
+
+def test_recognizers_13_runs_the_new_versions_in_place_of_the_old() -> None:
+    new = {"ip_address.v2", "street_address.v8"}
+    old = {"ip_address.v1", "street_address.v7"}
+    assert {f"deid.recognizers.{n}" for n in new} <= set(RECOGNIZER_SETS[13])
+    assert not {f"deid.recognizers.{n}" for n in old} & set(RECOGNIZER_SETS[13])
+    assert not {f"deid.recognizers.{n}" for n in new} & set(RECOGNIZER_SETS[12])  # 12 keeps its meaning

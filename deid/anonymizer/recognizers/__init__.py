@@ -21,6 +21,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV5,
     StreetAddressRecognizerV6,
     StreetAddressRecognizerV7,
+    StreetAddressRecognizerV8,
 )
 from deid.anonymizer.recognizers.base import (
     Pattern,
@@ -72,7 +73,7 @@ from deid.anonymizer.recognizers.handle import (
     HandleRecognizerV3,
 )
 from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2, IbanRecognizerV3
-from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer
+from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer, IpAddressRecognizerV2
 from deid.anonymizer.recognizers.kin_name import KinNameRecognizer
 from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
@@ -261,6 +262,10 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.business_name.v4": BusinessNameRecognizerV4,
     "deid.recognizers.venue_name.v3": VenueNameRecognizerV3,
     "deid.recognizers.contract_number.v9": ContractNumberRecognizerV9,
+    # a business ring's compass or name word before the number ("Gewerbering Nord 14", the
+    # from-scratch dev set); the IP address's cue only as a word of its own
+    "deid.recognizers.street_address.v8": StreetAddressRecognizerV8,
+    "deid.recognizers.ip_address.v2": IpAddressRecognizerV2,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -314,6 +319,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
           "deid.recognizers.venue_name.v3": "deid.recognizers.venue_name.v2",
           "deid.recognizers.contract_number.v9": "deid.recognizers.contract_number.v8"},
          frozenset({"deid.recognizers.ip_address.v1"})),
+    13: ({"deid.recognizers.street_address.v8": "deid.recognizers.street_address.v7",
+          "deid.recognizers.ip_address.v2": "deid.recognizers.ip_address.v1"}, frozenset()),
 }  # fmt: skip
 
 

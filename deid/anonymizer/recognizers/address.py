@@ -238,6 +238,23 @@ class StreetAddressRecognizerV7(StreetAddressRecognizerV6):
         return super()._street_noun(text, match) or bool(_TOWN_BEFORE.search(text, max(0, start - 40), start))
 
 
+# Version 8 (the from-scratch dev set): a business ring's address with a compass or name word
+# before the number ("im Lager ihres Standorts …, Gewerbering Nord 14"); version 7 read a park or
+# an estate so, and "Gewerbering 14" as a street's name and number.
+_RING_PATTERN = Pattern(
+    "ring_number",
+    rf"(?<![\w-])(?P<value>(?:Gewerbe|Industrie)ring{_S}(?:Nord|Süd|Ost|West|Mitte|{_W}){_S}{_HOUSE})"
+    rf"{NUM_RIGHT}{_NOT_A_MEASURE}",
+    0.8,
+)
+
+
+class StreetAddressRecognizerV8(StreetAddressRecognizerV7):
+    """Version 7, and a business ring's compass or name word before its number."""
+
+    PATTERNS = (*StreetAddressRecognizerV7.PATTERNS, _RING_PATTERN)
+
+
 class PostalTownRecognizer(PatternRecognizer):
     """A German postal code and the town after it, where an address is written."""
 

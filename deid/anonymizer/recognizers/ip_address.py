@@ -23,11 +23,20 @@ class IpAddressRecognizer(PatternRecognizer):
     NAME = "ip_address"
     LABEL = "IP_ADDRESS"
     PATTERNS = (Pattern("ipv4", r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w]|\.\d)", 0.8),)
+    CUE = _CUE
 
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         try:
             parts = ipaddress.IPv4Address(match.group()).packed
         except ValueError:
             return  # "300.1.2.3", "01.02.03.04"
-        if max(parts) >= 100 or _CUE.search(text, max(0, match.start() - 40), match.start()):
+        if max(parts) >= 100 or self.CUE.search(text, max(0, match.start() - 40), match.start()):
             yield match.span()
+
+
+class IpAddressRecognizerV2(IpAddressRecognizer):
+    """Version 1 without its cue's second alternative, ``IP-``, which the first already reads
+    ("IP-Adresse": a word boundary after "IP") and which alone also matched inside a word
+    ("ZIP-Datei 10.0.0.1" took "ZIP-" for the word IP)."""
+
+    CUE = re.compile(r"\bIP(?:v4)?\b", re.IGNORECASE)
