@@ -239,6 +239,10 @@ register(RECOGNIZERS, 12, RecognizersConfig,
                      "truck's or a market stand's name in quotes ('der Blaskapelle „Ilztaler Musikanten“'); "
                      "contract_number.v9: a certificate's and a tenant's number ('Standortbescheinigungsnummer "
                      "720381', 'Mieternummer …')")(_recognizers_step(12))  # fmt: skip
+register(RECOGNIZERS, 13, RecognizersConfig,
+         description="recognizers@12 with street_address.v8: a business ring's compass or name word before its "
+                     "number ('Gewerbering Nord 14'); ip_address.v2: the cue 'IP' only as a word of its own "
+                     "('ZIP-Datei' is none)")(_recognizers_step(13))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
