@@ -161,7 +161,6 @@ def run_training(
             settings.train.calibration_grid,
             settings.train.calibration_beta,
             settings.train.calibration_min_recall,
-            settings.train.calibration_tie_elements,
         )
         pipeline_cfg = pipeline_cfg.override(threshold=threshold)
         logger.info(
@@ -194,7 +193,6 @@ def run_training(
         "threshold": {
             "value": pipeline_cfg.model.threshold,
             "min_recall": settings.train.calibration_min_recall,
-            "tie_elements": settings.train.calibration_tie_elements,
             "calibration": calibration,
         },
         "seconds": round(time.perf_counter() - started, 1),

@@ -66,9 +66,6 @@ class TrainConfig:
     calibration_beta: float = 2.0  # recall first
     calibration_min_recall: float = 0.0  # model-level validation recall the threshold must keep
     calibration_grid: tuple[float, ...] = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-    # F-beta differences smaller than this many validation gold elements' worth are ties, and a
-    # tie goes to the lower threshold (recall): 0 = only exact ties
-    calibration_tie_elements: float = 0.0
     progress: bool = True
 
 
@@ -204,27 +201,19 @@ def calibrate_threshold(
     grid: Sequence[float],
     beta: float = 2.0,
     min_recall: float = 0.0,
-    tie_elements: float = 0.0,
 ) -> tuple[float, list[dict[str, float]]]:
     """The decision threshold with the best element-level F-beta on validation among those
-    whose recall reaches ``min_recall``; if none does, the one with the most recall. F-betas
-    within ``tie_elements`` gold elements' worth of the best (``tie_elements`` / the number of
-    validation gold elements) are ties, and the lowest tied threshold wins.
+    whose recall reaches ``min_recall``; if none does, the one with the most recall.
 
     Why a recall floor: F-beta is flat near its best (thresholds 0.3–0.5 differed by less than
     their bootstrap deviation on a 59-document split), so its argmax moved by run and the
     test-set recall with it. Recall falls monotonically with the threshold, so a floor on it
-    picks a stable operating point, the way de-identification is run (recall first). Why ties
-    within a resolution: above the floor the argmax still moved with the CPU's bf16 kernels (two
-    machines' models of the same training data: 0.5 against 0.6, the second's F2 0.8597 at 0.4
-    and 0.8598 at 0.6 on 380 gold elements), a difference the validation split cannot resolve;
-    recall first breaks it.
+    picks a stable operating point, the way de-identification is run (recall first).
 
     One prediction at the lowest threshold; each higher one keeps the spans whose mean token
     probability reaches it (a span's extent is fixed by the lowest threshold, a close
     approximation that costs one pass instead of one per threshold)."""
     grid = sorted(grid)
-    gold_elements = 0
     preds = classifier.predict([it.text for it in items], threshold=grid[0])
     rows: list[dict[str, float]] = []
     for threshold in grid:
@@ -233,7 +222,6 @@ def calibrate_threshold(
             kept = [s for s in pred if (s.score or 0.0) >= threshold]
             conf, _, _ = element_confusion(text_elements(it.text), it.spans, kept)
             total = total + conf
-        gold_elements = total.tp + total.fn
         rows.append(
             {
                 "threshold": threshold,
@@ -244,10 +232,8 @@ def calibrate_threshold(
         )
     # recall never rises with the threshold, so the lowest one has the most
     eligible = [r for r in rows if r["recall"] >= min_recall] or rows[:1]
-    best = max(r["f_beta"] for r in eligible)
-    tolerance = tie_elements / gold_elements if gold_elements else 0.0
-    tied = [r for r in eligible if r["f_beta"] >= best - tolerance]
-    return min(r["threshold"] for r in tied), rows
+    best = max(eligible, key=lambda r: (r["f_beta"], r["recall"]))
+    return best["threshold"], rows
 
 
 class LinearSchedule:
