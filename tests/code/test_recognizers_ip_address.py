@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
+import deid.anonymizer.components  # noqa: F401 - registers the chain components
+from deid.anonymizer.chain import registry
 from deid.anonymizer.recognizers import RECOGNIZER_SETS
 from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer, IpAddressRecognizerV2
 
@@ -48,3 +50,8 @@ def test_recognizers_13_runs_the_new_versions_in_place_of_the_old() -> None:
     assert {f"deid.recognizers.{n}" for n in new} <= set(RECOGNIZER_SETS[13])
     assert not {f"deid.recognizers.{n}" for n in old} & set(RECOGNIZER_SETS[13])
     assert not {f"deid.recognizers.{n}" for n in new} & set(RECOGNIZER_SETS[12])  # 12 keeps its meaning
+
+
+def test_every_recognizer_set_is_a_chain_component_version() -> None:
+    """A pipeline names its set as ``recognizers@N``: each set needs its registered version."""
+    assert sorted(registry()["recognizers"]) == sorted(RECOGNIZER_SETS)
