@@ -109,10 +109,8 @@ class StreetAddressRecognizerV2(StreetAddressRecognizer):
 # A business park's address: "Gewerbepark Ost 12", "Industriegebiet Süd 4a", "Gewerbering 14"
 # ends like a street already; a park or estate takes a compass word or a name word before the
 # number ("Technologiepark Mitte 2", "Gewerbepark Schwaig 7").
-_PARK = (
-    rf"(?:Gewerbe|Industrie|Technologie|Business|Wirtschafts)(?:park|gebiet){_S}"
-    rf"(?:Nord|Süd|Ost|West|Mitte|{_W}){_S}{_HOUSE}"
-)
+_AREA_AND_NUMBER = rf"{_S}(?:Nord|Süd|Ost|West|Mitte|{_W}){_S}{_HOUSE}"  # " Ost 12", " Schwaig 7"
+_PARK = rf"(?:Gewerbe|Industrie|Technologie|Business|Wirtschafts)(?:park|gebiet){_AREA_AND_NUMBER}"
 _PARK_PATTERN = Pattern("park_number", rf"(?<![\w-])(?P<value>{_PARK}){NUM_RIGHT}{_NOT_A_MEASURE}", 0.8)
 # A farmstead or hamlet addressed by its own name and a number, as rural Bavaria writes it, after
 # a word that says an address follows ("das Anwesen Grub 3", "mit der Anschrift Sonnenhof 2",
@@ -243,8 +241,7 @@ class StreetAddressRecognizerV7(StreetAddressRecognizerV6):
 # an estate so, and "Gewerbering 14" as a street's name and number.
 _RING_PATTERN = Pattern(
     "ring_number",
-    rf"(?<![\w-])(?P<value>(?:Gewerbe|Industrie)ring{_S}(?:Nord|Süd|Ost|West|Mitte|{_W}){_S}{_HOUSE})"
-    rf"{NUM_RIGHT}{_NOT_A_MEASURE}",
+    rf"(?<![\w-])(?P<value>(?:Gewerbe|Industrie)ring{_AREA_AND_NUMBER}){NUM_RIGHT}{_NOT_A_MEASURE}",
     0.8,
 )
 
