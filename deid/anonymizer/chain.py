@@ -42,7 +42,7 @@ class ChainContext:
     candidates: tuple[Span, ...] = ()
     attached: frozenset[tuple[int, int]] | None = None  # cache of the filters (deid.anonymizer.components)
     # the anonymization profile of the chain's policy step (None: the chain has none), for the
-    # filters whose doubt a profile settles (plain_compounds@2)
+    # filters whose doubt a profile settles (plain_compounds@2, frequent_words@1)
     profile: str | None = None
 
 

@@ -48,6 +48,7 @@ from deid.schema import (
 )
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import ends_in_surname_head
+from deid.words.ordinary import is_frequent_word
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
 from deid.words.vocab import POLICE_RANK
@@ -66,6 +67,7 @@ CONSISTENCY = "consistency"
 LEGAL_FORM = "legal_form"
 EXTENT = "extent"
 REGIONS = "regions"
+FREQUENT_WORDS = "frequent_words"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -395,22 +397,51 @@ class DoubtConfig(UnsureWordConfig):
             check_profile(name)
 
 
+def _doubt_filter(cfg: DoubtConfig, doubtful: Callable[[str, Span, ChainContext], bool]) -> Step:
+    """A filter dropping the spans ``doubtful`` names, under ``cfg.profiles`` only."""
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        if (context.profile or DEFAULT_PROFILE) not in cfg.profiles:
+            return spans
+        return [s for s in spans if not doubtful(text, s, context)]
+
+    return run
+
+
 @register(PLAIN_COMPOUNDS, 2, DoubtConfig, filter=True,
           description="plain_compounds@1 under the federal profile only (strict: when in doubt, neutralize), "
                       "and a compound built like a surname stays: one ending in a surname that ends many "
                       "surnames of the list ('Trosthuber', 'Wolkenhammer'; deid.words.gazetteer.surname_heads), "
                       "or one after a person's role or title ('der Zeuge Schneedreher')")  # fmt: skip
 def plain_compounds_v2(cfg: DoubtConfig) -> Step:
-    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        if (context.profile or DEFAULT_PROFILE) not in cfg.profiles:
-            return spans
-        return [
-            s for s in spans
-            if not (unsure(s, cfg.min_score) and lone_compound(text, s, _is_attached(text, s, context)))
-            or ends_in_surname_head(text[s.start : s.end]) or after_person_role(text, s)
-        ]  # fmt: skip
+    return _doubt_filter(cfg, lambda text, s, context: (
+        unsure(s, cfg.min_score) and lone_compound(text, s, _is_attached(text, s, context))
+        and not ends_in_surname_head(text[s.start : s.end]) and not after_person_role(text, s)))  # fmt: skip
 
-    return run
+
+@dataclass(frozen=True)
+class FrequentWordsConfig(DoubtConfig):
+    # wordfreq's Zipf scale: 3 is a word met once in a million words of everyday text (de, en, nl)
+    min_zipf: float = 2.0
+
+
+# one plain word: capital, then small letters ("Scheitert", "Hogeschool"). Not a hyphenated one:
+# wordfreq rates it by its parts, and a name joins names ("Landshut-Schönbrunn", "Sankt-Josef")
+_ONE_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+")
+_NAME_OR_DETAIL_LABELS = frozenset({PERSON, LOCATION, ORGANIZATION, OTHER})
+
+
+@register(FREQUENT_WORDS, 1, FrequentWordsConfig, filter=True,
+          description="under the federal profile only (strict: when in doubt, neutralize), an unsure lone model "
+                      "span of one word that everyday German, English or Dutch text uses often (wordfreq) and no "
+                      "name list holds: a sentence's capitalized first word, a quoted foreign term ('Scheitert', "
+                      "'80th Flying Training Wing', 'Hogeschool'); one after a person's role or title stays")  # fmt: skip
+def frequent_words_v1(cfg: FrequentWordsConfig) -> Step:
+    return _doubt_filter(cfg, lambda text, s, context: (
+        unsure(s, cfg.min_score) and s.label in _NAME_OR_DETAIL_LABELS
+        and _ONE_WORD.fullmatch(text, s.start, s.end) is not None
+        and not _is_attached(text, s, context) and not after_person_role(text, s)
+        and is_frequent_word(text[s.start : s.end], cfg.min_zipf)))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -739,7 +770,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     """Every component at its newest version with its defaults, in order (keep_labels has
     no label by default, so it is left out); the model runs on torch in the precision the
     hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
-    names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, LOWERCASE,
+    names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, FREQUENT_WORDS, LOWERCASE,
              NO_NAME_SHAPE, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 

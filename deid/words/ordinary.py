@@ -8,6 +8,10 @@ from them so that none of those lists depends on another.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from wordfreq import zipf_frequency
+
 from deid.words.gazetteer import first_names, person_and_place_names
 from deid.words.lexicon import LEX_NAME, LEX_PROPER, is_common_noun, lexical_class
 from deid.words.public import public_words
@@ -32,3 +36,26 @@ def is_plain_first_name(word: str) -> bool:
     """A first name of the bundled list that is no ordinary or lowercase word ("Jonas", not
     "Frau", "Klein", "Will"): where a first name stands alone, only such a word is one."""
     return word in first_names() and word.lower() not in lowercase_words() and not is_ordinary_word(word)
+
+
+# wordfreq's languages whose everyday words the federal courts quote untranslated in German text
+# ("80th Flying Training Wing", "Hogeschool", "Chechens in Russia")
+FREQUENT_LANGUAGES = ("de", "en", "nl")
+
+
+@lru_cache(maxsize=65536)
+def zipf_any(word: str, languages: tuple[str, ...] = FREQUENT_LANGUAGES) -> float:
+    """The word's highest Zipf frequency (wordfreq, lower-cased) in ``languages``."""
+    return max(zipf_frequency(word.lower(), lang) for lang in languages)
+
+
+def is_listed_name(word: str) -> bool:
+    """A surname, first name or place of the gazetteers or a name of the lexicon, whatever
+    else it may be ("Jäger", "Bart", "Mengen"): the lists' veto on every word filter."""
+    return word in person_and_place_names() or lexical_class(word) in (LEX_NAME, LEX_PROPER)
+
+
+def is_frequent_word(word: str, min_zipf: float, languages: tuple[str, ...] = FREQUENT_LANGUAGES) -> bool:
+    """A word everyday German, English or Dutch text uses at least ``min_zipf`` ("Scheitert",
+    "Wing", "Hogeschool") and no list holds as a name (:func:`is_listed_name`)."""
+    return zipf_any(word, languages) >= min_zipf and not is_listed_name(word)

@@ -9,7 +9,7 @@ import pytest
 
 from deid.anonymizer import components  # noqa: F401  (registers the chain's steps)
 from deid.anonymizer.chain import Chain, step
-from deid.schema import LOCATION, MODEL_SOURCE, ORGANIZATION, PERSON, SEAT, Span
+from deid.schema import LOCATION, MODEL_SOURCE, ORGANIZATION, OTHER, PERSON, SEAT, Span
 
 
 def _at(text: str, surface: str, label: str, nth: int = 0, score: float = 0.6) -> Span:
@@ -113,3 +113,47 @@ def test_plain_compounds_v2_keeps_a_compound_built_like_a_surname(text: str, wor
     span = _at(text, word, PERSON)
     assert [(s.start, s.end) for s in Chain(FEDERAL_COMPOUNDS)(text, [span])] == [(span.start, span.end)]
     assert Chain([step("plain_compounds", 1)])(text, [span]) == []  # version 1 keeps its meaning
+
+
+FEDERAL_WORDS = [step("frequent_words", 1), step("policy", 2, profile="federal")]
+
+
+@pytest.mark.parametrize(
+    "text, word, label",
+    [
+        # a capitalized sentence start and a noun of legal prose the model took for a name
+        ("Scheitert die Einreichung der Beschwerde, trägt der Bevollmächtigte die Verantwortung.",
+         "Scheitert", OTHER),
+        ("Triftige Gründe für die Benutzung des eigenen Kraftfahrzeugs lagen nicht vor.", "Triftige", LOCATION),
+        ("Eine solche Unterscheidung hat die einschlägige Judikatur bisher nicht vorgenommen.", "Judikatur", PERSON),
+        # an English or Dutch word the federal courts quote untranslated
+        ("Die Fluglehrer unterstanden dem 80th Flying Training Wing der US-Luftwaffe.", "Flying", ORGANIZATION),
+        ("Die Klägerin erwarb ihren Bachelor an der Hogeschool in Zeist.", "Hogeschool", ORGANIZATION),
+        ('Der Bericht "Chechens in Russia" nennt dazu keine Zahlen.', "Chechens", PERSON),
+    ],
+)  # fmt: skip
+def test_frequent_words_drops_an_unsure_lone_everyday_word_under_federal(text: str, word: str, label: str) -> None:
+    span = _at(text, word, label)
+    assert Chain(FEDERAL_WORDS)(text, [span]) == []
+    assert Chain(FEDERAL_WORDS)(text, [_at(text, word, label, score=0.97)]) != []  # sure
+    assert Chain([step("frequent_words", 1)])(text, [span]) == [span]  # strict: when in doubt, neutralize
+
+
+@pytest.mark.parametrize(
+    "text, word, others",
+    [
+        # a name of the lists, whatever else the word means
+        ("Die Revision der Angeklagten Jäger hat Erfolg.", "Jäger", []),
+        ("Die Gleise werden von Mengen bis Müllheim in Tieflage geführt.", "Mengen", []),
+        # after a person's role or title
+        ("Der Zeuge Forward bestätigte die Angaben des Angeklagten.", "Forward", []),
+        # a part of a longer name
+        ("Die Beklagte schloss den Vertrag mit Aaron Flying ab.", "Flying", ["Aaron"]),
+        # a made-up name no everyday text uses
+        ("Dass Quasthoff andere zu falschen Aussagen verleitet habe, steht nicht fest.", "Quasthoff", []),
+    ],
+)
+def test_frequent_words_keeps_a_name(text: str, word: str, others: list[str]) -> None:
+    span = _at(text, word, PERSON)
+    spans = sorted([span, *(_at(text, other, PERSON, score=0.99) for other in others)])
+    assert span in Chain(FEDERAL_WORDS)(text, spans)
