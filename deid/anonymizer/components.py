@@ -245,6 +245,9 @@ register(RECOGNIZERS, 13, RecognizersConfig,
          description="recognizers@12 with street_address.v8: a business ring's compass or name word before its "
                      "number ('Gewerbering Nord 14'); ip_address.v2: the cue 'IP' only as a word of its own "
                      "('ZIP-Datei' is none)")(_recognizers_step(13))  # fmt: skip
+register(RECOGNIZERS, 14, RecognizersConfig,
+         description="recognizers@13 with contract_number.v10: an account's number after a compound of '-konto' "
+                     "alone ('Darlehenskonto 7700 418 263')")(_recognizers_step(14))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

@@ -15,6 +15,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV7,
     ContractNumberRecognizerV8,
     ContractNumberRecognizerV9,
+    ContractNumberRecognizerV10,
 )
 
 
@@ -236,3 +237,21 @@ def test_contract_number_v9_table(marked: str) -> None:
 
 def test_contract_number_version_8_keeps_its_meaning() -> None:
     assert ContractNumberRecognizerV8().analyze("(Standortbescheinigungsnummer 720381) und (Mieternummer 0815-2211-04)") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Antragsgegner zahlt ein Darlehen bei der Sparkasse ab (Darlehenskonto [[7700 418 263]]).",
+        "Die Rente wird auf das Girokonto [[1234567890]] bei der Raiffeisenbank überwiesen.",
+        # negatives: "Konto" alone is a ledger's or a bank's word; a compound without a number
+        "Der Angeklagte verbuchte die Zahlung auf dem Konto 6827 der Firma.",
+        "Das Darlehenskonto wies am 31. Dezember 2022 einen Saldo von 4.200 € aus.",
+    ],
+)  # fmt: skip
+def test_contract_number_v10_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV10(), marked, "CONTRACT_NUMBER")
+
+
+def test_contract_number_version_9_keeps_its_meaning() -> None:
+    assert ContractNumberRecognizerV9().analyze("(Darlehenskonto 7700 418 263) und Girokonto 1234567890") == []

@@ -55,3 +55,9 @@ def test_recognizers_13_runs_the_new_versions_in_place_of_the_old() -> None:
 def test_every_recognizer_set_is_a_chain_component_version() -> None:
     """A pipeline names its set as ``recognizers@N``: each set needs its registered version."""
     assert sorted(registry()["recognizers"]) == sorted(RECOGNIZER_SETS)
+
+
+def test_recognizers_14_runs_contract_number_v10_in_place_of_v9() -> None:
+    assert "deid.recognizers.contract_number.v10" in RECOGNIZER_SETS[14]
+    assert "deid.recognizers.contract_number.v9" not in RECOGNIZER_SETS[14]
+    assert "deid.recognizers.contract_number.v10" not in RECOGNIZER_SETS[13]  # 13 keeps its meaning

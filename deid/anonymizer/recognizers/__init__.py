@@ -52,6 +52,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV7,
     ContractNumberRecognizerV8,
     ContractNumberRecognizerV9,
+    ContractNumberRecognizerV10,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -266,6 +267,9 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # from-scratch dev set); the IP address's cue only as a word of its own
     "deid.recognizers.street_address.v8": StreetAddressRecognizerV8,
     "deid.recognizers.ip_address.v2": IpAddressRecognizerV2,
+    # an account's number after a compound of "-konto" alone ("Darlehenskonto 7700 418 263", the
+    # from-scratch dev set)
+    "deid.recognizers.contract_number.v10": ContractNumberRecognizerV10,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -321,6 +325,7 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
          frozenset({"deid.recognizers.ip_address.v1"})),
     13: ({"deid.recognizers.street_address.v8": "deid.recognizers.street_address.v7",
           "deid.recognizers.ip_address.v2": "deid.recognizers.ip_address.v1"}, frozenset()),
+    14: ({"deid.recognizers.contract_number.v10": "deid.recognizers.contract_number.v9"}, frozenset()),
 }  # fmt: skip
 
 

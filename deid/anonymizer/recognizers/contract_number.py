@@ -252,3 +252,16 @@ class ContractNumberRecognizerV9(ContractNumberRecognizerV8):
     """Version 8, and a certificate's and a tenant's number."""
 
     PATTERNS = _labelled_patterns(_KEY_V9, _PLURAL_KEY_V9)
+
+
+# Version 10 (the from-scratch dev set): an account's number after a compound of "-konto" alone
+# ("Darlehenskonto 7700 418 263", "Girokonto 1234567"), which version 9 read only before "-nummer"
+# or "Nr."; "Konto" alone stays a ledger's or a bank's word ("auf dem Konto 6827", training text)
+_WORDS_V10 = rf"{_WORDS_V7}|[a-zäöüß]+konto"
+_KEY_V10 = _key(_KIND_V9, _WORDS_V10, _SPACED_V8)
+
+
+class ContractNumberRecognizerV10(ContractNumberRecognizerV9):
+    """Version 9, and an account's number after a compound of "-konto" alone."""
+
+    PATTERNS = _labelled_patterns(_KEY_V10, _PLURAL_KEY_V9)
