@@ -248,6 +248,9 @@ register(RECOGNIZERS, 13, RecognizersConfig,
 register(RECOGNIZERS, 14, RecognizersConfig,
          description="recognizers@13 with contract_number.v10: an account's number after a compound of '-konto' "
                      "alone ('Darlehenskonto 7700 418 263')")(_recognizers_step(14))  # fmt: skip
+register(RECOGNIZERS, 15, RecognizersConfig,
+         description="recognizers@14 with brand_name.v4: a product in quotes after 'angegriffene' and any noun "
+                     "('Das angegriffene Scharnier „FlexiMove 2“')")(_recognizers_step(15))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

@@ -61,3 +61,9 @@ def test_recognizers_14_runs_contract_number_v10_in_place_of_v9() -> None:
     assert "deid.recognizers.contract_number.v10" in RECOGNIZER_SETS[14]
     assert "deid.recognizers.contract_number.v9" not in RECOGNIZER_SETS[14]
     assert "deid.recognizers.contract_number.v10" not in RECOGNIZER_SETS[13]  # 13 keeps its meaning
+
+
+def test_recognizers_15_runs_brand_name_v4_in_place_of_v3() -> None:
+    assert "deid.recognizers.brand_name.v4" in RECOGNIZER_SETS[15]
+    assert "deid.recognizers.brand_name.v3" not in RECOGNIZER_SETS[15]
+    assert "deid.recognizers.brand_name.v4" not in RECOGNIZER_SETS[14]  # 14 keeps its meaning

@@ -11,6 +11,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizer,
     BrandNameRecognizerV2,
     BrandNameRecognizerV3,
+    BrandNameRecognizerV4,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
@@ -79,6 +80,25 @@ def test_brand_v2_table(marked: str) -> None:
 )
 def test_brand_v3_table(marked: str) -> None:
     check_table_row(BrandNameRecognizerV3(), marked, "BRAND_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # whatever the attacked thing is called
+        "Das angegriffene Scharnier „[[FlexiMove 2]]“ macht von der Lehre des Anspruchs 1 Gebrauch.",
+        "Die beanstandete Leuchte „[[Lumina Pro]]“ wird seit 2021 vertrieben.",
+        # negatives: no quote after the noun; a quoted word that is no name
+        "Das angegriffene Urteil hält der rechtlichen Überprüfung stand.",
+        "Der beanstandete Satz „wir liefern sofort“ ist irreführend.",
+    ],
+)  # fmt: skip
+def test_brand_v4_table(marked: str) -> None:
+    check_table_row(BrandNameRecognizerV4(), marked, "BRAND_NAME")
+
+
+def test_brand_version_3_keeps_its_meaning() -> None:
+    assert BrandNameRecognizerV3().analyze("Das angegriffene Scharnier „FlexiMove 2“ macht Gebrauch.") == []
 
 
 def test_brand_version_2_keeps_its_meaning() -> None:

@@ -95,6 +95,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizer,
     BrandNameRecognizerV2,
     BrandNameRecognizerV3,
+    BrandNameRecognizerV4,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
@@ -270,6 +271,9 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # an account's number after a compound of "-konto" alone ("Darlehenskonto 7700 418 263", the
     # from-scratch dev set)
     "deid.recognizers.contract_number.v10": ContractNumberRecognizerV10,
+    # a product in quotes after "angegriffene" and any noun ("Das angegriffene Scharnier „…“",
+    # the from-scratch dev set)
+    "deid.recognizers.brand_name.v4": BrandNameRecognizerV4,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -326,6 +330,7 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     13: ({"deid.recognizers.street_address.v8": "deid.recognizers.street_address.v7",
           "deid.recognizers.ip_address.v2": "deid.recognizers.ip_address.v1"}, frozenset()),
     14: ({"deid.recognizers.contract_number.v10": "deid.recognizers.contract_number.v9"}, frozenset()),
+    15: ({"deid.recognizers.brand_name.v4": "deid.recognizers.brand_name.v3"}, frozenset()),
 }  # fmt: skip
 
 

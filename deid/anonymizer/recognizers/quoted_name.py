@@ -94,6 +94,24 @@ class BrandNameRecognizerV3(BrandNameRecognizerV2):
     )
 
 
+# version 4: whatever the attacked thing is called ("Das angegriffene Scharnier „FlexiMove 2“",
+# "die beanstandete Leuchte „…“"), which version 2 read only after a few general nouns
+# ("Ausführungsform", "Produkt"; the from-scratch dev set)
+_ATTACKED_ANY = (
+    r"(?:angegriffene|streitgegenständliche|beanstandete|streitbefangene|verletzende)[nrs]?"
+    rf"{_S}[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]?[a-zäöüß]+)*(?:[ \u00a0]\((?:[^()\n]{{1,40}})\))?,?"
+)
+
+
+class BrandNameRecognizerV4(BrandNameRecognizerV3):
+    """Version 3, and a product in quotes after "angegriffene" and any noun that names it."""
+
+    PATTERNS = (
+        *BrandNameRecognizerV3.PATTERNS,
+        Pattern("attacked_any_quoted", rf"(?<![\w-]){_ATTACKED_ANY}{_S}{_QUOTED}", 0.7),
+    )
+
+
 class VenueNameRecognizer(PatternRecognizer):
     """A venue's or business's name in quotes after its kind."""
 
