@@ -51,6 +51,7 @@ from deid.words.gazetteer import ends_in_surname_head
 from deid.words.ordinary import is_frequent_word
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
+from deid.words.vehicles import vehicle_phrases
 from deid.words.vocab import POLICE_RANK
 
 MODEL = "model"
@@ -68,6 +69,7 @@ LEGAL_FORM = "legal_form"
 EXTENT = "extent"
 REGIONS = "regions"
 FREQUENT_WORDS = "frequent_words"
+VEHICLES = "vehicles"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -568,6 +570,23 @@ def no_name_shape_v4(cfg: NoConfig) -> Step:
     return _also_dropping(no_name_shape_v3(cfg), lambda text, s: _FUNCTION_WORD.fullmatch(text, s.start, s.end) is not None)
 
 
+@register(VEHICLES, 1, NoConfig, filter=True,
+          description="model spans inside a vehicle's make and model where the text describes a vehicle ('mit "
+                      "seinem Pkw VW Passat, amtliches Kennzeichen …', 'des Traktors Fendt 309 Vario'; "
+                      "deid.words.vehicles): a manufacturer named in passing, kept by both profiles")  # fmt: skip
+def vehicles_v1(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        phrases = vehicle_phrases(text)
+        if not phrases:
+            return spans
+        return [
+            s for s in spans
+            if s.source != MODEL_SOURCE or not any(p.start <= s.start and s.end <= p.end for p in phrases)
+        ]  # fmt: skip
+
+    return run
+
+
 # --- the anonymization profile ---------------------------------------------------------------
 
 
@@ -777,7 +796,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     no label by default, so it is left out); the model runs on torch in the precision the
     hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, FREQUENT_WORDS, LOWERCASE,
-             NO_NAME_SHAPE, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
+             NO_NAME_SHAPE, VEHICLES, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 
 
