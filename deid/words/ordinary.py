@@ -57,5 +57,5 @@ def is_listed_name(word: str) -> bool:
 
 def is_frequent_word(word: str, min_zipf: float, languages: tuple[str, ...] = FREQUENT_LANGUAGES) -> bool:
     """A word everyday German, English or Dutch text uses at least ``min_zipf`` ("Scheitert",
-    "Wing", "Hogeschool") and no list holds as a name (:func:`is_listed_name`)."""
+    "Flying", "Hogeschool") and no list holds as a name (:func:`is_listed_name`)."""
     return zipf_any(word, languages) >= min_zipf and not is_listed_name(word)
