@@ -19,6 +19,11 @@ def alternation(words: Iterable[str]) -> str:
 
 
 # --- streets ---------------------------------------------------------------------------
+# A road's class before "straße" (lower case): "Staatsstraße 2125", "Kreisstraße SR 12" name a
+# public road by its number, no street of an address
+ROAD_CLASSES = (
+    r"bundes|staats|kreis|landes|land|gemeinde|orts|durchgangs|verbindungs|zufahrts|erschließungs"
+)
 # Street words a name ends in, lower case ("Bahnhofstraße", "Kstraße", "Ziegeleiweg"). No
 # word is a prefix of another, so the order of an alternation built from them is irrelevant.
 STREET_SUFFIXES: tuple[str, ...] = (

@@ -157,3 +157,31 @@ def test_frequent_words_keeps_a_name(text: str, word: str, others: list[str]) ->
     span = _at(text, word, PERSON)
     spans = sorted([span, *(_at(text, other, PERSON, score=0.99) for other in others)])
     assert span in Chain(FEDERAL_WORDS)(text, spans)
+
+
+@pytest.mark.parametrize(
+    "text, road",
+    [
+        # a public road by its class, alone or with its number
+        ("Er befuhr mit dem Motorrad die Staatsstraße 2125 von Lalling nach Hunding.", "Staatsstraße 2125"),
+        ("Der Markt baute die Straße bis zur Einmündung in die Kreisstraße LA 9 aus.", "Kreisstraße"),
+        ("Die Landshuter Straße ist dort Vorfahrtstraße und knickt nach links ab.", "Vorfahrtstraße"),
+    ],
+)
+def test_no_name_shape_v5_drops_a_public_road_by_its_class(text: str, road: str) -> None:
+    span = _at(text, road, "STREET")
+    assert Chain([step("no_name_shape", 5)])(text, [span]) == []
+    assert Chain([step("no_name_shape", 4)])(text, [span]) == [span]  # version 4 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text, street",
+    [
+        ("Die Zeugin wohnt in der Landstraße 3 in Pfarrkirchen.", "Landstraße 3"),
+        ("Der Unfall ereignete sich vor dem Anwesen Hauptstraße 12.", "Hauptstraße 12"),
+        ("Der Kläger wohnt in der Kreuzstraße.", "Kreuzstraße"),
+    ],
+)
+def test_no_name_shape_v5_keeps_a_street_of_an_address(text: str, street: str) -> None:
+    span = _at(text, street, "STREET")
+    assert Chain([step("no_name_shape", 5)])(text, [span]) == [span]

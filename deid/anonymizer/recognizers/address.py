@@ -22,6 +22,7 @@ from deid.words.vocab import (
     ADDRESS_STREET_SUFFIXES,
     CAPITALIZED_WORD,
     FIELD_STREET_WORD,
+    ROAD_CLASSES,
     STREET_SUFFIXES,
     STREET_WORD,
     alternation,
@@ -53,9 +54,7 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d$")
 # legal words that end like a street ("Rechtsweg 2" in a list of numbered points) and road
 # classes, whose number is a road, not an address ("Bundesstraße 308")
 _LEGAL_WAYS = r"\w*(?:rechts|instanzen|dienst|beschwerde|klage|verwaltungs|gerichts|rechtsmittel)weg|ausweg|umweg"
-_ROAD_CLASSES = (
-    r"bundes|staats|kreis|landes|land|gemeinde|orts|durchgangs|verbindungs|zufahrts|erschließungs"
-)
+_ROAD_CLASSES = ROAD_CLASSES
 _NOT_A_STREET = re.compile(rf"^(?:{_LEGAL_WAYS}|(?:{_ROAD_CLASSES}|haupt|neben|wohn|privat)stra(?:ß|ss)e)$")
 # Version 2: "Hauptstraße" is the commonest street name a house number follows ("Hauptstraße
 # 12"), no road class; version 1 left such a number in clear where the model marked the name
