@@ -52,7 +52,7 @@ from deid.words.ordinary import is_frequent_word
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
 from deid.words.vehicles import vehicle_phrases
-from deid.words.vocab import POLICE_RANK, ROAD_CLASSES
+from deid.words.vocab import CAPITALIZED_WORD, POLICE_RANK, ROAD_CLASSES
 
 MODEL = "model"
 RECOGNIZERS = "recognizers"
@@ -435,7 +435,7 @@ class FrequentWordsConfig(DoubtConfig):
 
 # one plain word: capital, then small letters ("Scheitert", "Hogeschool"). Not a hyphenated one:
 # wordfreq rates it by its parts, and a name joins names ("Landshut-Schönbrunn", "Sankt-Josef")
-_ONE_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+")
+_ONE_WORD = re.compile(CAPITALIZED_WORD)
 _NAME_OR_DETAIL_LABELS = frozenset({PERSON, LOCATION, ORGANIZATION, OTHER})
 
 
