@@ -53,10 +53,11 @@ class BrandNameRecognizer(PatternRecognizer):
 # Bezeichnung" alone stays a term the court discusses ("unter der Bezeichnung „Jobcenter“
 # wahrgenommen", training text): only a verb of selling before it in the same sentence makes
 # the quote a product (the from-scratch dev set; no such cue in the training or validation text)
+_ATTACKING = r"(?:angegriffene|streitgegenständliche|beanstandete|streitbefangene|verletzende)[nrs]?"
+_ATTACKED_NOTE = r"(?:[ \u00a0]\((?:[^()\n]{1,40})\))?,?"  # "(Typ A)", a comma
 _ATTACKED = (
-    r"(?:angegriffene|streitgegenständliche|beanstandete|streitbefangene|verletzende)[nrs]?"
-    rf"{_S}(?:Ausführungsform(?:en)?|Produkte?s?|Erzeugnis(?:se|ses)?|Geräte?s?|Vorrichtung(?:en)?)"
-    r"(?:[ \u00a0]\((?:[^()\n]{1,40})\))?,?"
+    rf"{_ATTACKING}{_S}(?:Ausführungsform(?:en)?|Produkte?s?|Erzeugnis(?:se|ses)?|Geräte?s?|Vorrichtung(?:en)?)"
+    rf"{_ATTACKED_NOTE}"
 )
 _SELLS = (
     r"(?:vertreib|vertrieb|verkauf|vermarkt|bewirb|bewarb|bewerb|produzier|importier|liefer)\w*"
@@ -97,10 +98,7 @@ class BrandNameRecognizerV3(BrandNameRecognizerV2):
 # version 4: whatever the attacked thing is called ("Das angegriffene Scharnier „FlexiMove 2“",
 # "die beanstandete Leuchte „…“"), which version 2 read only after a few general nouns
 # ("Ausführungsform", "Produkt"; the from-scratch dev set)
-_ATTACKED_ANY = (
-    r"(?:angegriffene|streitgegenständliche|beanstandete|streitbefangene|verletzende)[nrs]?"
-    rf"{_S}[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]?[a-zäöüß]+)*(?:[ \u00a0]\((?:[^()\n]{{1,40}})\))?,?"
-)
+_ATTACKED_ANY = rf"{_ATTACKING}{_S}[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]?[a-zäöüß]+)*{_ATTACKED_NOTE}"
 
 
 class BrandNameRecognizerV4(BrandNameRecognizerV3):
