@@ -253,6 +253,13 @@ register(RECOGNIZERS, 14, RecognizersConfig,
 register(RECOGNIZERS, 15, RecognizersConfig,
          description="recognizers@14 with brand_name.v4: a product in quotes after 'angegriffene' and any noun "
                      "('Das angegriffene Scharnier „FlexiMove 2“')")(_recognizers_step(15))  # fmt: skip
+register(RECOGNIZERS, 16, RecognizersConfig,
+         description="recognizers@15 with permit_number.v6: a file number of letters and digits without an "
+                     "authority word near ('ab (Az. UV-2022-018374-RB)'), a last group after an office's letters "
+                     "('Az. III/32-Kr 118'), a letter's sign after its date ('Schreiben vom 2. Mai 2023, Zeichen "
+                     "…'), a certificate's number in brackets or some words after it ('Sein Jagdschein (Nr. "
+                     "97/1994)'); street_name.v4: the second street of a corner after a slash ('Ecke "
+                     "Kirchgasse/Rathausplatz')")(_recognizers_step(16))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -746,6 +753,13 @@ def legal_form_v5(cfg: LegalFormConfig) -> Step:
     return _legal_form(cfg, version=5)
 
 
+@register(LEGAL_FORM, 6, LegalFormConfig,
+          description="version 5, and a trade's compound after a name belongs to the firm ('die Schreinerei "
+                      "Wimmer Holzbau', where the model found 'Wimmer'; deid.words.vocab.TRADE_HEADS)")  # fmt: skip
+def legal_form_v6(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, version=6)
+
+
 def _legal_form(cfg: LegalFormConfig, version: int) -> Step:
     labels = frozenset(cfg.labels)
     if version >= 4:  # and a recognizer's firm ("Steinberger" of "Ingenieurbüro Steinberger + Partner")
@@ -812,7 +826,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     """Every component at its newest version with its defaults, in order (keep_labels has
     no label by default, so it is left out); the model runs on torch in the precision the
     hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
-    names = (RECOGNIZERS, KEEP_ZONES, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, FREQUENT_WORDS, LOWERCASE,
+    names = (RECOGNIZERS, KEEP_ZONES, REGIONS, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, FREQUENT_WORDS, LOWERCASE,
              NO_NAME_SHAPE, VEHICLES, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 

@@ -41,6 +41,12 @@ span followed by "& Sperl" ("die Rechtsanwälte Hartl & Sperl", "Gruber & Aigner
 "Planungsbüro Rieblinger + Zach"; the model found "Hartl" and left "Sperl" in clear) is the firm
 of both. Not when the word after the ampersand is an ordinary noun ("Huber & Sohn" is version
 1's business: the legal form or partners decide).
+
+Version 6 takes a trade's compound after a name into the firm ("die Schreinerei Wimmer
+Holzbau", where the model found "Wimmer"; "Lindinger Sicherheitstechnik"): a capitalized word of
+at least three letters before a head of deid.words.vocab.TRADE_HEADS ("-bau", "-technik",
+"-reinigung"). A lone trade word ("Huber Handel", "Meier Druck") is no evidence: "Handel
+treiben" and "Druck ausüben" follow a name as often.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ from deid.words.vocab import (
     PRACTICE_PARTNERS,
     PRACTICE_TAIL,
     PRACTICE_WORDS,
+    TRADE_HEADS,
     alternation,
 )
 
@@ -87,6 +94,9 @@ _YEAR_FORM_AFTER = re.compile(_YEAR_BEFORE_FORM)
 # version 5: a partner's surname after an ampersand or a plus ("Hartl & Sperl", "Rieblinger +
 # Zach"), not partners or "Co."
 _AMP_NAME = re.compile(r"[ \u00a0][&+][ \u00a0](?!(?:Partner|Kollegen|Co)(?![\w\-]))(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?![\w\-])")
+# version 6: a trade's compound after a founder's name ("Wimmer Holzbau", deid.words.vocab.TRADE_HEADS)
+_TRADE_AFTER = re.compile(rf"[ \u00a0][A-ZÄÖÜ][a-zäöüß]{{2,}}(?:{alternation(TRADE_HEADS)})(?![\w\-])")
+_RIGHT_V6 = re.compile(rf"{_RIGHT_V5.pattern}|{_TRADE_AFTER.pattern}")
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
 
 
@@ -112,7 +122,7 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
             end = between.end()
         elif version >= 5 and (partner := _partner_after(text, end)) is not None:
             end = partner.end()
-    right_pattern = _RIGHT_V5 if version >= 5 else _RIGHT_V4 if version >= 4 else _RIGHT
+    right_pattern = _RIGHT_V6 if version >= 6 else _RIGHT_V5 if version >= 5 else _RIGHT_V4 if version >= 4 else _RIGHT
     while (right := right_pattern.match(text, end)) is not None:
         end = right.end()
     start = span.start
@@ -145,7 +155,8 @@ def _named_firm(text: str, span: Span, version: int = 3) -> Span:
     kind ("Wimmer Rechtsanwälte", "Huber Steuerberater")."""
     kind_after = _KIND_AFTER_V5 if version >= 5 else _KIND_AFTER
     after = (_FORM_AFTER.match(text, span.end) or (version >= 4 and kind_after.match(text, span.end))
-             or (version >= 5 and _YEAR_FORM_AFTER.match(text, span.end)))  # fmt: skip
+             or (version >= 5 and _YEAR_FORM_AFTER.match(text, span.end))
+             or (version >= 6 and _TRADE_AFTER.match(text, span.end)))  # fmt: skip
     if span.label in _NAME_LABELS and after:
         return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
     return span

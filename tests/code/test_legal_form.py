@@ -215,3 +215,31 @@ def test_version_5_takes_a_second_partners_name(
         before = Chain([step("legal_form", 4)])(text, given)
         assert [(s.label, text[s.start : s.end]) for s in before] != expected
 
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        # a trade's compound after the founder's name, the model having found the name
+        ("Ihre Hütte habe sie bei der Schreinerei Wimmer Holzbau aus Mamming neu bauen lassen.",
+         [("Wimmer", ORGANIZATION)], [(ORGANIZATION, "Wimmer Holzbau")]),
+        ("Der Gutachter vom Sachverständigenbüro Lindinger Sicherheitstechnik hielt 120 € für angemessen.",
+         [("Lindinger", PERSON)], [(ORGANIZATION, "Lindinger Sicherheitstechnik")]),
+        ("Die Reinigung übernahm die Kerscher Gebäudereinigung GmbH seit 2019.",
+         [("Kerscher", LOCATION)], [(ORGANIZATION, "Kerscher Gebäudereinigung GmbH")]),
+        # a lone trade word after a name is no firm's: "Handel treiben", "Druck ausüben"
+        ("Es ist nicht bewiesen, dass der Zeuge Huber Handel mit den Waren trieb.",
+         [("Huber", PERSON)], [(PERSON, "Huber")]),
+        ("Der Kläger meint, Herr Maier Druck ausgeübt habe.",
+         [("Maier", PERSON)], [(PERSON, "Maier")]),
+    ],
+)  # fmt: skip
+def test_version_6_takes_a_trades_compound_after_a_name(
+    text: str, spans: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    given = [Span(text.index(w), text.index(w) + len(w), label, 0.9, MODEL_SOURCE) for w, label in spans]
+    out = Chain([step("legal_form", 6)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+    if expected[0][0] == ORGANIZATION:  # version 5 left the trade in clear
+        before = Chain([step("legal_form", 5)])(text, given)
+        assert [(s.label, text[s.start : s.end]) for s in before] != expected

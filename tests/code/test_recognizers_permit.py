@@ -12,6 +12,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV3,
     PermitNumberRecognizerV4,
     PermitNumberRecognizerV5,
+    PermitNumberRecognizerV6,
 )
 
 
@@ -182,3 +183,49 @@ def test_recognizers_11_runs_the_new_versions_in_place_of_the_old() -> None:
     assert {f"deid.recognizers.{n}" for n in new} <= set(RECOGNIZER_SETS[11])
     assert not {f"deid.recognizers.{n}" for n in old} & set(RECOGNIZER_SETS[11])
     assert not {f"deid.recognizers.{n}" for n in new} & set(RECOGNIZER_SETS[10])  # 10 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        ("Die Beklagte, die Berufsgenossenschaft, lehnte die Anerkennung als Arbeitsunfall ab "
+         "(Az. [[UV-2022-018374-RB]]), weil das Tanken eine eigenwirtschaftliche Tätigkeit sei."),
+        "Mit Antrag vom 9. Januar 2023 (Az. der Beklagten [[32-1441/23-Or]]) begehrte die Klägerin die Erlaubnis.",
+        "Die Stadt wies ihn mit Bescheid vom 21. Juni 2023 (Az. [[III/32-Kr 118]]) aus.",
+        "Die Stadt verlängerte mit Bescheid vom 3. August 2022 (Gz. [[32/131-Ga 17/22]]) die Sperrzeit.",
+        "Der Kläger ließ den Beklagten abmahnen (Schreiben vom 2. Mai 2023, Zeichen [[St-0412/23]]).",
+        "Sein Jagdschein (Nr. [[97/1994]]) lief am 31. März 2023 ab.",
+        "Er ist Inhaber einer Reisegewerbekarte der Stadt Vilsbiburg (Nr. [[RG 14/2019]]) und wohnt in Geisenhausen.",
+        "Der Verein stellte ihm einen Erlaubnisschein aus, zuletzt am 3. Januar 2023 (Nr. [[FV-IE 2023/114]]).",
+        "Grundlage war der Heil- und Kostenplan Nr. [[HKP-21-0388]] vom 4. Februar 2021.",
+        "Die Bewerbung um einen Standplatz (Bewerbungsnummer [[CKM-23-0094]]) lehnte die Stadt ab.",
+        "Die Gewerbeanmeldung bei der Stadt trägt die Nummer [[GA-2019-0733]].",
+        "Das Bundesamt lehnte mit Bescheid vom 7. März 2023 (Gesch.-Z. [[8839214-224]]) den Antrag ab.",
+        "Mit Verfügung vom 21. Juli 2023 (Az. [[II.5-5 P 8123.2-2023/118]]) versetzte die Regierung sie.",
+        # negatives: a court's number; digits alone without an authority's word; a development
+        # plan's number, which stays in clear; a section's number after a certificate
+        "Das Amtsgericht verurteilte ihn mit Strafbefehl (Az. 2 Cs 41 Js 8812/22) zu einer Geldstrafe.",
+        "Az. 602-1.2-2012-3304-23",
+        "Das Grundstück liegt im Geltungsbereich des Bebauungsplans Nr. 14/2019 der Gemeinde.",
+        "Der Jagdschein ist nach § 17 Abs. 1 Nr. 2 BJagdG zu versagen.",
+        "Bescheid vom 3.4.2020; VG München, Urteil vom 5. Mai 2021 (Az. M 12 K 21.1234)",
+        "Das Arzneimittel ist zugelassen unter der Nummer EU/1/07/436/001.",
+        "Die Randnummer 12 der Entscheidung trägt die Nummer 3.",
+    ],
+)  # fmt: skip
+def test_permit_v6_table(marked: str) -> None:
+    check_table_row(PermitNumberRecognizerV6(), marked, "PERMIT_NUMBER")
+
+
+def test_version_5_keeps_its_meaning_for_v6s_forms() -> None:
+    text = "ab (Az. UV-2022-018374-RB), weil. Sein Jagdschein (Nr. 97/1994) lief ab."
+    assert PermitNumberRecognizerV5().analyze(text) == []
+
+
+def test_recognizers_16_runs_permit_number_v6_and_street_name_v4_in_place_of_the_old() -> None:
+    from deid.anonymizer.recognizers import RECOGNIZER_SETS
+
+    new = {"deid.recognizers.permit_number.v6", "deid.recognizers.street_name.v4"}
+    old = {"deid.recognizers.permit_number.v5", "deid.recognizers.street_name.v3"}
+    assert new <= set(RECOGNIZER_SETS[16]) and not old & set(RECOGNIZER_SETS[16])
+    assert not new & set(RECOGNIZER_SETS[15])  # 15 keeps its meaning

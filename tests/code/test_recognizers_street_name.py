@@ -83,3 +83,26 @@ def test_version_2_read_a_kind_of_road_as_a_street() -> None:
     text = "von der Gemeindeverbindungsstraße als Anbaustraße"
     assert [text[s.start : s.end] for s in StreetNameRecognizerV2().analyze(text)] == [
         "Gemeindeverbindungsstraße", "Anbaustraße"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # the second street of a corner or junction, after a slash
+        "Die Klägerin betreibt an der Ecke [[Kirchgasse]]/[[Rathausplatz]] in Mainburg eine Bar.",
+        "Der Unfall ereignete sich an der Kreuzung [[Moosburger Straße]] / [[Am Angerbach]].",
+        # no street before the slash: an everyday compound is no cue
+        "Er wechselte den Arbeitsplatz / Am Morgen darauf kündigte er.",
+    ],
+)
+def test_street_name_v4_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV4
+
+    check_table_row(StreetNameRecognizerV4(), marked, "STREET_NAME")
+
+
+def test_version_3_keeps_its_meaning_for_a_corner() -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV3
+
+    text = "an der Ecke Kirchgasse/Rathausplatz"
+    assert [text[s.start : s.end] for s in StreetNameRecognizerV3().analyze(text)] == ["Kirchgasse"]

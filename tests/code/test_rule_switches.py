@@ -253,6 +253,13 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     assert [s.name for s in off.chain] == ["model", "keep_labels", "public_words", "common_nouns", "lowercase", "no_name_shape"]
 
 
+def test_the_default_chain_is_params_yaml_chain_at_newest_versions():
+    """A pipeline built without params.yaml (PipelineConfig()) runs params.yaml's steps, in its
+    order, each at the version params.yaml ships (keep_labels, which has no default label, apart)."""
+    shipped = [(s.name, s.version) for s in load_settings(ROOT / "params.yaml").pipeline.chain if s.name != "keep_labels"]
+    assert [(s.name, s.version) for s in PipelineConfig().chain] == shipped
+
+
 def test_retired_layers_load_only_when_they_were_off():
     """A saved config that ran a removed rule layer was evaluated on a chain this code cannot
     run: it must be gated again, not silently run without that layer."""
@@ -383,10 +390,11 @@ def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
 
     def before_extents(cfg: PipelineConfig) -> PipelineConfig:
         """keep_zones@3, legal_form@1, recognizers@3, consistency@3, common_nouns@1,
-        plain_compounds@1 and no_name_shape@1, without the extent step (what the reference knows)."""
+        plain_compounds@1 and no_name_shape@1, without the extent and regions steps (what the
+        reference knows)."""
         pinned = {"keep_zones": 3, "legal_form": 1, "recognizers": 3, "consistency": 3, "common_nouns": 1,
                   "plain_compounds": 1, "no_name_shape": 1}  # fmt: skip
-        chain = tuple(step(s.name, pinned[s.name]) if s.name in pinned else s for s in cfg.without("extent").chain)
+        chain = tuple(step(s.name, pinned[s.name]) if s.name in pinned else s for s in cfg.without("extent", "regions").chain)
         return replace(cfg, chain=chain)
 
     configs = [(before_extents(PipelineConfig().without("policy")), (), 3),

@@ -88,6 +88,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV3,
     PermitNumberRecognizerV4,
     PermitNumberRecognizerV5,
+    PermitNumberRecognizerV6,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer
@@ -106,6 +107,7 @@ from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizer,
     StreetNameRecognizerV2,
     StreetNameRecognizerV3,
+    StreetNameRecognizerV4,
 )
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
@@ -274,6 +276,12 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # a product in quotes after "angegriffene" and any noun ("Das angegriffene Scharnier „…“",
     # the from-scratch dev set)
     "deid.recognizers.brand_name.v4": BrandNameRecognizerV4,
+    # a file number of letters and digits without an authority word near, a last group after an
+    # office's letters, a letter's sign, a certificate's number in brackets (the from-scratch dev set)
+    "deid.recognizers.permit_number.v6": PermitNumberRecognizerV6,
+    # the second street of a corner after a slash ("Ecke Kirchgasse/Rathausplatz", the
+    # from-scratch dev set)
+    "deid.recognizers.street_name.v4": StreetNameRecognizerV4,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -331,6 +339,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
           "deid.recognizers.ip_address.v2": "deid.recognizers.ip_address.v1"}, frozenset()),
     14: ({"deid.recognizers.contract_number.v10": "deid.recognizers.contract_number.v9"}, frozenset()),
     15: ({"deid.recognizers.brand_name.v4": "deid.recognizers.brand_name.v3"}, frozenset()),
+    16: ({"deid.recognizers.permit_number.v6": "deid.recognizers.permit_number.v5",
+          "deid.recognizers.street_name.v4": "deid.recognizers.street_name.v3"}, frozenset()),
 }  # fmt: skip
 
 

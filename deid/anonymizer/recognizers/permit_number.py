@@ -24,6 +24,7 @@ numbers (``Führerscheinnummer``, ``Ausweisnummer``) count as permits too.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 
@@ -202,3 +203,59 @@ class PermitNumberRecognizerV5(PermitNumberRecognizerV4):
             if not any(c.isalpha() for c in hit) and digits < _MIN_SPACED_DIGITS:
                 return False  # "Az. 3 12 4": too short for an authority's number
         return super().validate(hit)
+
+
+# Version 6 (the from-scratch dev set): an authority's file number that holds letters and digits
+# needs no authority word near ("lehnte die Anerkennung ab (Az. UV-2022-018374-RB)", "Antrag
+# vom 9. Januar 2023 (Az. der Beklagten 32-1441/23-Or)"): a court's number is never one token
+# of letters and digits joined by "-", "/" or "."; a number whose first part ends in an office's
+# letters goes on over a last group ("Az. III/32-Kr 118", "Gz. 32/131-Ga 17/22", "Nr. FV-IE
+# 2023/114"), which version 5 cut at the space; a letter's sign after its date ("Schreiben vom
+# 2. Mai 2023, Zeichen St-0412/23"); and a certificate's, licence card's or cost plan's number
+# in brackets or some words after it ("Sein Jagdschein (Nr. 97/1994)", "Reisegewerbekarte der
+# Stadt Vilsbiburg (Nr. RG 14/2019)", "Heil- und Kostenplan Nr. HKP-21-0388"); and a number of
+# letters and digits after any "-nummer" or "trägt die Nummer" ("Bewerbungsnummer CKM-23-0094");
+# an office's letters between two tokens ("Az. II.5-5 P 8123.2-2023/118") and the Federal
+# Office's "Gesch.-Z." ("Bescheid vom 7. März 2023 (Gesch.-Z. 8839214-224)").
+_TOKEN = r"[A-Za-z0-9ÄÖÜäöü]{1,15}(?:[-./:][A-Za-z0-9ÄÖÜäöü]{1,15}){1,8}"
+_LAST_GROUP = r"(?:(?<=[A-Za-zÄÖÜäöü])[ \u00a0]\d{1,5}(?:/\d{2,4})?)?"  # after a token's letters only
+# an office's letters between two tokens ("II.5-5 P 8123.2-2023/118"): a court's number never
+# begins with a token of joined parts
+_SECOND_TOKEN = rf"[ \u00a0][A-Z]{{1,3}}[ \u00a0]{_TOKEN}"
+_ID_V6 = rf"(?P<value>(?:[A-Z]{{1,4}}[ \u00a0])?{_TOKEN}(?:{_SECOND_TOKEN}|{_LAST_GROUP}))(?![\w]|[-./:]\w)"
+# the Federal Office's "Gesch.-Z." and "Geschäftsz." beside version 1's labels
+_FILE_KEY_V6 = rf"(?:{_FILE_KEY[3:-1]}|Gesch\.-Z\.|Geschäftsz\.)"
+# one token of letters and digits: "UV-2022-018374-RB", "32-1441/23-Or"; not the European
+# register's public number of a medicine ("zugelassen unter der Nummer EU/1/07/436/001")
+_MIXED_ID = (
+    r"(?P<value>(?!EU/)(?=[\w\-./:]*\d)(?=[\w\-./:]*[A-Za-zÄÖÜäöü])"
+    rf"{_TOKEN}{_LAST_GROUP})(?![\w]|[-./:]\w)"
+)
+_LETTER_SIGN_KEY = (
+    rf"(?:Schreiben|Brief|Abmahnung|Mahnung|E-Mail|Telefax)[ \u00a0]vom[ \u00a0]{_DATED},?[ \u00a0]"
+    r"(?:Zeichen|Az\.|Aktenzeichen|Gz\.|Geschäftszeichen)"
+)
+_CERTIFICATE = (
+    r"(?<![\w\-])(?:[A-ZÄÖÜ][a-zäöüß]*(?:schein|karte|ausweis|urkunde|zeugnis|zertifikat|bescheinigung"
+    r"|kostenplan|police)|Ausweis|Urkunde|Zeugnis|Zertifikat|Bescheinigung|Kostenplan|Police)(?:e?s|en|n)?"
+)
+# any "-nummer" compound or "trägt die Nummer", before a number of letters and digits
+# ("Bewerbungsnummer CKM-23-0094", "Die Gewerbeanmeldung trägt die Nummer GA-2019-0733")
+_NUMBER_KEY = r"(?:(?<![\w\-])[A-ZÄÖÜ][a-zäöüß]{2,}nummer|(?:trägt|hat|mit|unter)[ \u00a0](?:die|der)[ \u00a0]Nummer)"
+_CERTIFICATE_NR_KEY = rf"{_CERTIFICATE}[^\n;()]{{0,50}}?[ \u00a0]\(?(?:Nr\.|Nummer)"
+
+
+class PermitNumberRecognizerV6(PermitNumberRecognizerV5):
+    """Version 5, a file number of letters and digits without an authority word near, a last
+    group after an office's letters, a letter's sign, a certificate's number, a number of letters
+    and digits after any "-nummer" (the comment above)."""
+
+    PATTERNS = (
+        *(replace(p, regex=p.regex.replace(_ID, _ID_V6).replace(_FILE_KEY, _FILE_KEY_V6))
+          for p in PermitNumberRecognizerV5.PATTERNS),
+        Pattern("authority_file_mixed", rf"(?<!\w){_FILE_KEY_V6}{_OF_AUTHORITY}?{_COLON}{_MIXED_ID}", 0.75),
+        Pattern("letter_sign", rf"(?<!\w){_LETTER_SIGN_KEY}{_COLON}{_ID_V6}", 0.75),
+        Pattern("certificate_nr", rf"{_CERTIFICATE_NR_KEY}{_COLON}{_ID_V6}", 0.75),
+        Pattern("certificate_nr_solid", rf"{_CERTIFICATE_NR_KEY}{_COLON}{_SOLID}", 0.75),
+        Pattern("number_mixed", rf"{_NUMBER_KEY}{_COLON}{_MIXED_ID}", 0.75),
+    )

@@ -146,3 +146,22 @@ class StreetNameRecognizerV3(StreetNameRecognizerV2):
     "Anbaustraße"."""
 
     GENERIC = _GENERIC_V3
+
+
+# Version 4. The second street of a corner or junction, after a slash ("an der Ecke
+# Kirchgasse/Rathausplatz", "an der Kreuzung Moosburger Straße / Am Angerbach"): the first
+# street (after "Ecke" or "Kreuzung" where its word is a weak one) is the cue, so a weak
+# street word or a preposition's name counts there (the from-scratch dev set).
+_AFTER_SLASH = (
+    rf"(?<![\w\-])(?:(?:Ecke|Kreuzung|Einmündung){_S}{_W}(?:{_STRONG}|{_WEAK})|{_W}{_STRONG}"
+    rf"|{_W}er{_S}(?:Straße|Gasse|Allee|Weg|Platz))(?![\w\-]){_S}?/{_S}?"
+    rf"(?P<value>{_W}{_STRONG}|{_W}{_WEAK}"
+    rf"|(?P<head>{STREET_PREPOSITION}){_S}(?:{STREET_PREFIX_WORD}{_S})?{_W}(?:-{_W})*"
+    rf"|{_W}er{_S}(?:{'|'.join(_NOUNS)}))(?![\w\-])"
+)
+
+
+class StreetNameRecognizerV4(StreetNameRecognizerV3):
+    """Version 3 and the second street of a corner after a slash ("Ecke Kirchgasse/Rathausplatz")."""
+
+    PATTERNS = (*StreetNameRecognizerV3.PATTERNS, Pattern("street_after_slash", _AFTER_SLASH, 0.6))
