@@ -259,7 +259,8 @@ register(RECOGNIZERS, 16, RecognizersConfig,
                      "('Az. III/32-Kr 118'), a letter's sign after its date ('Schreiben vom 2. Mai 2023, Zeichen "
                      "…'), a certificate's number in brackets or some words after it ('Sein Jagdschein (Nr. "
                      "97/1994)'); street_name.v4: the second street of a corner after a slash ('Ecke "
-                     "Kirchgasse/Rathausplatz')")(_recognizers_step(16))  # fmt: skip
+                     "Kirchgasse/Rathausplatz'); role_name.v2: a name after a hyphenated noun naming the person ('dem "
+                     "Kfz-Händler Ahmet Kaya')")(_recognizers_step(16))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

@@ -46,7 +46,8 @@ Version 6 takes a trade's compound after a name into the firm ("die Schreinerei 
 Holzbau", where the model found "Wimmer"; "Lindinger Sicherheitstechnik"): a capitalized word of
 at least three letters before a head of deid.words.vocab.TRADE_HEADS ("-bau", "-technik",
 "-reinigung"). A lone trade word ("Huber Handel", "Meier Druck") is no evidence: "Handel
-treiben" and "Druck ausüben" follow a name as often.
+treiben" and "Druck ausüben" follow a name as often. A span that stops at an ampersand takes a
+family firm's "Sohn" or "Söhne" after it ("Autoservice Huber & Sohn").
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ _AMP_NAME = re.compile(r"[ \u00a0][&+][ \u00a0](?!(?:Partner|Kollegen|Co)(?![\w\
 # version 6: a trade's compound after a founder's name ("Wimmer Holzbau", deid.words.vocab.TRADE_HEADS)
 _TRADE_AFTER = re.compile(rf"[ \u00a0][A-ZÄÖÜ][a-zäöüß]{{2,}}(?:{alternation(TRADE_HEADS)})(?![\w\-])")
 _RIGHT_V6 = re.compile(rf"{_RIGHT_V5.pattern}|{_TRADE_AFTER.pattern}")
+# and a family firm's "& Sohn" where the span stops at the ampersand ("Autoservice Huber &")
+_PARTNERS_REST_V6 = re.compile(rf"[ \u00a0](?:{PRACTICE_PARTNERS}|(?:Sohn|Söhne|Tochter|Töchter)(?![\w\-]))")
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
 
 
@@ -116,7 +119,8 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
     end = _rest_of_form(text, span) if version >= 3 else span.end
     if names:
         joint = ("&", "+") if version >= 4 else ("&",)
-        if text[span.start : end].endswith(joint) and (rest := _PARTNERS_REST.match(text, end)) is not None:
+        rest_pattern = _PARTNERS_REST_V6 if version >= 6 else _PARTNERS_REST
+        if text[span.start : end].endswith(joint) and (rest := rest_pattern.match(text, end)) is not None:
             end = rest.end()
         elif (between := _NAME_BEFORE_FORM.match(text, end)) is not None:
             end = between.end()

@@ -227,6 +227,9 @@ def test_version_5_takes_a_second_partners_name(
          [("Lindinger", PERSON)], [(ORGANIZATION, "Lindinger Sicherheitstechnik")]),
         ("Die Reinigung übernahm die Kerscher Gebäudereinigung GmbH seit 2019.",
          [("Kerscher", LOCATION)], [(ORGANIZATION, "Kerscher Gebäudereinigung GmbH")]),
+        # a span that stops at the ampersand takes a family firm's "Sohn"
+        ("Ein Serviceheft mit Einträgen der Werkstatt Autoservice Huber & Sohn endet 2019.",
+         [("Autoservice Huber &", ORGANIZATION)], [(ORGANIZATION, "Autoservice Huber & Sohn")]),
         # a lone trade word after a name is no firm's: "Handel treiben", "Druck ausüben"
         ("Es ist nicht bewiesen, dass der Zeuge Huber Handel mit den Waren trieb.",
          [("Huber", PERSON)], [(PERSON, "Huber")]),

@@ -202,6 +202,7 @@ def test_recognizers_11_runs_the_new_versions_in_place_of_the_old() -> None:
         "Die Gewerbeanmeldung bei der Stadt trägt die Nummer [[GA-2019-0733]].",
         "Das Bundesamt lehnte mit Bescheid vom 7. März 2023 (Gesch.-Z. [[8839214-224]]) den Antrag ab.",
         "Mit Verfügung vom 21. Juli 2023 (Az. [[II.5-5 P 8123.2-2023/118]]) versetzte die Regierung sie.",
+        "Das Landratsamt lehnte ein Einschreiten mit Schreiben vom 20. September 2022 (Az. [[SG 31-824/22-Ha]]) ab.",
         # negatives: a court's number; digits alone without an authority's word; a development
         # plan's number, which stays in clear; a section's number after a certificate
         "Das Amtsgericht verurteilte ihn mit Strafbefehl (Az. 2 Cs 41 Js 8812/22) zu einer Geldstrafe.",

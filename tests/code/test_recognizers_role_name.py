@@ -49,3 +49,31 @@ def test_a_role_name_is_a_person_that_the_set_runs_from_version_10() -> None:
 def test_a_backup_name_yields_to_the_models_label(model: Span, rule: Span, merged: Span) -> None:
     assert merge_spans([model], [rule]) == [merged]
     assert merge_spans([], [rule]) == [rule]
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a hyphenated noun names a person too; its last part decides
+        "Der Kläger kaufte vom Beklagten, dem Kfz-Händler [[Ahmet Kaya]], einen Audi A6 Avant.",
+        "Bei einer Inspektion las der Kfz-Meister [[Andreas Pfisterer]] den Kilometerstand aus.",
+        # a surname the list holds as a first name only where no third name follows: the
+        # daughter's two first names are hers to neutralize; "Anna Maria Huber" is the model's
+        "Die Tochter [[Anna Maria]] kam später.",
+        "Die Patientin Anna Maria Huber kam später.",
+        # negatives of version 1 stay: a thing's hyphenated noun, a common noun after the name
+        "Entwendet wurde eine Sport-Armbanduhr Rolex Submariner.",
+        "Die Kirche Maria Himmelfahrt wurde 1712 geweiht.",
+    ],
+)
+def test_role_name_v2_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.role_name import RoleNameRecognizerV2
+
+    check_table_row(RoleNameRecognizerV2(), marked, "ROLE_NAME")
+
+
+def test_version_1_keeps_its_meaning_for_a_hyphenated_noun() -> None:
+    text = "vom Beklagten, dem Kfz-Händler Ahmet Kaya, einen Audi"
+    assert RoleNameRecognizer().analyze(text) == []
+    assert "deid.recognizers.role_name.v2" in RECOGNIZER_SETS[16]
+    assert "deid.recognizers.role_name.v2" not in RECOGNIZER_SETS[15]

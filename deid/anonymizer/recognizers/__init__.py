@@ -101,7 +101,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
 )
-from deid.anonymizer.recognizers.role_name import RoleNameRecognizer
+from deid.anonymizer.recognizers.role_name import RoleNameRecognizer, RoleNameRecognizerV2
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
 from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizer,
@@ -282,6 +282,9 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # the second street of a corner after a slash ("Ecke Kirchgasse/Rathausplatz", the
     # from-scratch dev set)
     "deid.recognizers.street_name.v4": StreetNameRecognizerV4,
+    # a person's name after a hyphenated noun naming the person ("dem Kfz-Händler Ahmet Kaya",
+    # the from-scratch dev set)
+    "deid.recognizers.role_name.v2": RoleNameRecognizerV2,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -340,7 +343,8 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     14: ({"deid.recognizers.contract_number.v10": "deid.recognizers.contract_number.v9"}, frozenset()),
     15: ({"deid.recognizers.brand_name.v4": "deid.recognizers.brand_name.v3"}, frozenset()),
     16: ({"deid.recognizers.permit_number.v6": "deid.recognizers.permit_number.v5",
-          "deid.recognizers.street_name.v4": "deid.recognizers.street_name.v3"}, frozenset()),
+          "deid.recognizers.street_name.v4": "deid.recognizers.street_name.v3",
+          "deid.recognizers.role_name.v2": "deid.recognizers.role_name.v1"}, frozenset()),
 }  # fmt: skip
 
 

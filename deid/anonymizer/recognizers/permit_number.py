@@ -228,11 +228,11 @@ _FILE_KEY_V6 = rf"(?:{_FILE_KEY[3:-1]}|Gesch\.-Z\.|Geschäftsz\.)"
 # one token of letters and digits: "UV-2022-018374-RB", "32-1441/23-Or"; not the European
 # register's public number of a medicine ("zugelassen unter der Nummer EU/1/07/436/001")
 _MIXED_ID = (
-    r"(?P<value>(?!EU/)(?=[\w\-./:]*\d)(?=[\w\-./:]*[A-Za-zÄÖÜäöü])"
+    r"(?P<value>(?:[A-Z]{1,4}[ \u00a0](?=\d))?(?!EU/)(?=[\w\-./:]*\d)(?=[\w\-./:]*[A-Za-zÄÖÜäöü])"
     rf"{_TOKEN}{_LAST_GROUP})(?![\w]|[-./:]\w)"
 )
 _LETTER_SIGN_KEY = (
-    rf"(?:Schreiben|Brief|Abmahnung|Mahnung|E-Mail|Telefax)[ \u00a0]vom[ \u00a0]{_DATED},?[ \u00a0]"
+    rf"(?:Schreiben|Brief|Abmahnung|Mahnung|E-Mail|Telefax)[ \u00a0]vom[ \u00a0]{_DATED}(?:,?[ \u00a0]|[ \u00a0]?\()"
     r"(?:Zeichen|Az\.|Aktenzeichen|Gz\.|Geschäftszeichen)"
 )
 _CERTIFICATE = (
