@@ -103,6 +103,7 @@ PRACTICE_WORDS: tuple[str, ...] = (
     "Steuerberatungsgesellschaft", "Wirtschaftsprüfungsgesellschaft",
 )  # fmt: skip
 PRACTICE_PARTNERS: str = r"(?:Partner|Kollegen)(?![\w\-])"
+PRACTICE_TAIL: str = rf"(?:&|und)[ \u00a0]{PRACTICE_PARTNERS}"
 # The heads of a trade's compound that a craftsman's or dealer's firm puts after its founder's
 # name ("Wimmer Holzbau", "Lindinger Sicherheitstechnik", "Kerscher Gebäudereinigung"): German
 # word formation, written here for detection. The surrogate generator's whole trade words
@@ -113,7 +114,6 @@ TRADE_HEADS: tuple[str, ...] = (
     "reinigung", "montage", "planung", "systeme", "elektrik", "medien", "werbung", "touristik",
     "gastronomie", "fotografie", "optik", "akustik", "verwaltung", "vermietung", "entsorgung",
 )  # fmt: skip
-PRACTICE_TAIL: str = rf"(?:&|und)[ \u00a0]{PRACTICE_PARTNERS}"
 # The common one-word forms: a lowercase letter before one is a company placeholder ("w
 # GmbH", deid.rewrite.placeholders.gold; the miner takes a narrower subset, deid.rewrite.placeholders).
 COMMON_LEGAL_FORMS: tuple[str, ...] = ("GmbH", "AG", "KG", "OHG", "GbR", "Holding", "UG", "SE", "mbH", "gGmbH")

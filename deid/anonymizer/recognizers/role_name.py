@@ -76,6 +76,7 @@ _NAME_V2 = (
     rf"(?=[A-ZÄÖÜ])(?<![\w\-])(?:[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]*-)*{_WORD}{_S}"
     rf"(?=(?P<value>(?P<first>{_WORD}(?:-{_WORD})?){_S}(?P<last>{_WORD}(?:-{_WORD})?))(?![\w\-]))"
 )
+_THIRD_NAME = re.compile(rf"{_S}[A-ZÄÖÜ]")  # a third name after the pair ("Anna Maria Huber")
 
 
 class RoleNameRecognizerV2(RoleNameRecognizer):
@@ -87,7 +88,4 @@ class RoleNameRecognizerV2(RoleNameRecognizer):
         noun = match.group(0).split()[0].rsplit("-", 1)[-1]
         if self.names_a_person(text, match, noun, closed=_THIRD_NAME.match(text, match.end("value")) is None):
             yield match.span("value")
-
-
-_THIRD_NAME = re.compile(rf"{_S}[A-ZÄÖÜ]")
 
