@@ -43,7 +43,8 @@ _PERMIT_KEY = (
 # the first letters of every permit label (a label may start inside a word, so the engine
 # tries every position: a one-letter test first halves the recognizer's time; same matches)
 _PERMIT_INITIAL = r"(?=(?i:[abefgklprz]))"
-_FILE_KEY = r"(?:Az\.?|AZ\.?|Aktenzeichen|Geschäftszeichen|Gz\.|GZ\.?|Ihr Zeichen|Unser Zeichen)"
+_FILE_KEYS = r"Az\.?|AZ\.?|Aktenzeichen|Geschäftszeichen|Gz\.|GZ\.?|Ihr Zeichen|Unser Zeichen"
+_FILE_KEY = rf"(?:{_FILE_KEYS})"
 # "Az. des Landratsamts Rosenheim: ...", "Aktenzeichen der Behörde ..."
 _OF_AUTHORITY = r"(?:[ \u00a0](?:des|der)(?:[ \u00a0][\w\-]{2,40}){1,3}?)"
 # "Nr." alone is everywhere in legal text (§ 3 Nr. 1); only "<permit word> Nr." counts
@@ -224,7 +225,7 @@ _LAST_GROUP = r"(?:(?<=[A-Za-zÄÖÜäöü])[ \u00a0]\d{1,5}(?:/\d{2,4})?)?"  # 
 _SECOND_TOKEN = rf"[ \u00a0][A-Z]{{1,3}}[ \u00a0]{_TOKEN}"
 _ID_V6 = rf"(?P<value>(?:[A-Z]{{1,4}}[ \u00a0])?{_TOKEN}(?:{_SECOND_TOKEN}|{_LAST_GROUP}))(?![\w]|[-./:]\w)"
 # the Federal Office's "Gesch.-Z." and "Geschäftsz." beside version 1's labels
-_FILE_KEY_V6 = rf"(?:{_FILE_KEY[3:-1]}|Gesch\.-Z\.|Geschäftsz\.)"
+_FILE_KEY_V6 = rf"(?:{_FILE_KEYS}|Gesch\.-Z\.|Geschäftsz\.)"
 # one token of letters and digits: "UV-2022-018374-RB", "32-1441/23-Or"; not the European
 # register's public number of a medicine ("zugelassen unter der Nummer EU/1/07/436/001")
 _MIXED_ID = (
