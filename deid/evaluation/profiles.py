@@ -17,8 +17,8 @@ profile's table, the same table the product runs:
   evaluation.metrics), though the courts often blanked only the name ("T. Dienstleistungs GmbH",
   "H AG");
 * where the set's own court did what its profile would not (a big city among the Bavarian
-  set's placeholders, a seat it blanked, a party's town or an accident's street that a
-  federal court printed), the span is a *disagreement*: listed apart, scored
+  set's placeholders, a seat it blanked, a party's town, an accident's street or a date of
+  birth or death that a federal court printed), the span is a *disagreement*: listed apart, scored
   neither for nor against the model (predictions overlapping it are set aside too).
 """
 

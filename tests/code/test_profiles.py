@@ -314,6 +314,28 @@ def test_a_town_or_street_a_federal_court_printed_is_scored_by_its_role() -> Non
     assert [text[s.start : s.end] for s in set_aside(predicted, federal)["l"]] == ["Karlsruhe"]
 
 
+def test_a_date_of_birth_a_federal_court_printed_is_set_aside_under_federal() -> None:
+    """The LER gold set keeps a printed date of birth as a DATE keep span (deid.rewrite.gold.
+    auto): both profiles neutralize it, so under ``federal`` (the set's own) it is the court's
+    disagreement, and the product's hit on it counts neither way; under ``strict`` it is
+    sensitive. The printed event date has no keep span, and a hit on it stays false."""
+    from deid.evaluation.gold_sets import Predictions, evaluate_predictions
+
+    text = "Der am 26. November 1948 geborene Kläger wurde am 3. Mai 1978 zur Rechtsanwaltschaft zugelassen."
+    ler = Document("l", text, keep=spans_of(text, ("26. November 1948", "DATE")))
+    federal = under_profile([ler], FEDERAL, FEDERAL)
+    assert federal.docs[0].spans == [] and federal.docs[0].keep == []
+    assert [text[s.start : s.end] for s in federal.disagreements["l"]] == ["26. November 1948"]
+    assert [text[s.start : s.end] for s in under_profile([ler], STRICT, FEDERAL).docs[0].spans] == [
+        "26. November 1948"]  # fmt: skip
+    precision = {}
+    for found in ("26. November 1948", "3. Mai 1978"):
+        pred = {"l": spans_of(text, (found, "DATE"))}
+        report = evaluate_predictions([ler], Predictions(pred, None, {STRICT: pred, FEDERAL: pred}), profile=FEDERAL)
+        precision[found] = report["overall"]["elements"]["fp"]
+    assert precision == {"26. November 1948": 0, "3. Mai 1978": 3}
+
+
 def test_a_firms_gold_span_is_its_whole_name_and_a_form_left_in_clear_is_no_leak() -> None:
     """The court blanked only the name ("T. Dienstleistungs GmbH"): scored under a profile,
     the firm's gold span is the whole name with the legal form (issue 26: a form left in

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deid.rewrite.gold.auto import auto_id, rewrite_ler_document, rewrite_ler_documents
+from deid.rewrite.gold.auto import auto_id, printed_personal_dates, rewrite_ler_document, rewrite_ler_documents
 from deid.rewrite.gold.keep_labels import keep_label
 from deid.rewrite.placeholders.gold import (
     LER_PLACEHOLDER_TYPES,
@@ -12,7 +12,7 @@ from deid.rewrite.placeholders.gold import (
     ler_gold_placeholders,
 )
 from deid.rewrite.surrogates import SurrogateGenerator
-from deid.schema import KEEP_LABELS, LOCATION, ROLE_LABELS, SEAT, STREET, Document, Span
+from deid.schema import DATE, KEEP_LABELS, LOCATION, ROLE_LABELS, SEAT, STREET, Document, Span
 from deid.sources.io import read_documents, text_hash, write_documents
 from deid.sources.ler import load_ler_file
 from deid.sources.textedit import apply_replacements
@@ -74,7 +74,7 @@ def test_keep_spans_still_cover_their_entity_text(rewritten):
     for doc, out in rewritten:
         gold = ler_gold_placeholders(doc)
         kept = [e for e in doc.entities if not any(e.overlaps(g) for g in gold)]
-        spans = iter(out.keep)
+        spans = iter(k for k in out.keep if k.label != DATE)  # a printed date is no entity (below)
         for entity in sorted(kept):
             k = next(spans)
             if k.label == SEAT:  # a seat alone: the whole name was the place
@@ -169,3 +169,31 @@ def test_a_printed_town_or_street_keeps_its_type_in_the_gold_set_only(tag, label
     """Training reads what the court printed as public; the gold set lets the profile decide."""
     assert keep_label(tag) == "PUBLIC_ENTITY"
     assert keep_label(tag, printed_places=True) == label
+
+
+def test_a_printed_date_of_birth_or_death_is_a_keep_span_of_the_gold_set():
+    """LER annotates no dates; the dates of birth and death the BGH printed (documents of the
+    reserved set) become DATE keep spans, which scoring sets aside under federal as the court's
+    disagreement with its profile. A statute's cut-off date, a letter's date and a trip's date
+    in a clause about a birthday stay unmarked."""
+    text = ("I. Der am 26. November 1948 geborene Kläger wurde 1978 zur Rechtsanwaltschaft zugelassen. "
+            "Die Beklagte ist Alleinerbin ihres am 24. Mai 2013 verstorbenen Ehemannes. Dem Kläger stehe "
+            "als nichtehelichem, vor dem 1. Juli 1949 geborenem Kind ein Erbrecht zu. Nach der Auskunft "
+            "vom 20. März 2018, wonach jede verhängte Todesstrafe umgewandelt werde, und der für den "
+            "3. November 2015 geplanten Geburtstagsreise. War der Geschädigte am 29. September 1990 "
+            "bereits verstorben, so gilt anderes.")
+    found = [text[d.start : d.end] for d in printed_personal_dates(text)]
+    assert found == ["26. November 1948", "24. Mai 2013"]
+
+
+def test_the_gold_set_keeps_the_printed_dates_apart_from_its_spans(bgh):
+    """In the rewritten BGH documents every DATE keep span is such a date and touches no
+    placeholder's surrogate."""
+    generator = SurrogateGenerator(seed=13, pool="eval")
+    dates = 0
+    for doc in (d for d in load_ler_file(SOURCES / "ler" / "bgh.conll.xz") if ler_gold_placeholders(d)):
+        out = rewrite_ler_document(doc, generator)
+        kept = [k for k in out.keep if k.label == DATE]
+        assert kept == [d for d in printed_personal_dates(out.text) if not any(d.overlaps(s) for s in out.spans)]
+        dates += len(kept)
+    assert dates >= 6  # "am 26. November 1948 geborene", "am 24. Mai 2013 verstorbenen", …

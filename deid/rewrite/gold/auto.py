@@ -4,7 +4,8 @@ LER tells us where the courts' placeholders are (``deid.rewrite.placeholders.gol
 replaced by an ``eval``-pool surrogate of its type, consistent within the document and a
 pure function of the seed, so the test set can be rebuilt bit for bit. Every other LER
 entity stays in the text and becomes a ``keep`` span: the entities a good anonymizer must
-leave alone (judges, courts, laws, …). With the ``novel`` source
+leave alone (judges, courts, laws, …), and so does a date of birth, death or marriage the
+court printed (the policy neutralizes it: scoring sets it aside as a disagreement). With the ``novel`` source
 (``deid.rewrite.surrogates.novel``) the same placeholders get made-up names that no list, lexicon
 or training text of the system knows: the same documents and spans, names unseen.
 """
@@ -12,6 +13,7 @@ or training text of the system knows: the same documents and spans, names unseen
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
@@ -27,6 +29,7 @@ from deid.rewrite.surrogates.novel import NovelGazetteers
 from deid.schema import Document, Span
 from deid.sources.corpus import RESERVED_LER
 from deid.sources.io import text_hash
+from deid.words.roles import personal_dates
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +51,11 @@ def rewrite_ler_document(doc: Document, generator: SurrogateGenerator) -> Docume
     keep = ler_keep_spans(doc, placeholders, printed_places=True)
     surrogates = DocumentSurrogates(generator, doc.id)
     text, spans, carried = substitute(doc.text, placeholders, surrogates, carry=keep)
+    # LER annotates no dates: a date of birth, death or marriage the court printed is a keep
+    # span too, so that scoring lists it as the court's disagreement with its profile (both
+    # profiles neutralize it; deid.evaluation.profiles) instead of counting its hit as false
+    taken = [*spans, *carried]
+    carried = [*carried, *(d for d in printed_personal_dates(text) if not any(d.overlaps(t) for t in taken))]
     labels = sorted({s.label for s in spans})
     meta = {
         "rewrite": "auto",
@@ -70,6 +78,24 @@ def rewrite_ler_document(doc: Document, generator: SurrogateGenerator) -> Docume
         spans=sorted(spans),
         keep=sorted(carried),
     )
+
+
+# The gold's own reading of a date of birth, death or marriage, stricter than the policy's cue
+# (deid.words.roles): "am" before the date and the participle right after it ("am 26. November
+# 1948 geborene", "am 24. Mai 2013 verstorbenen"), or the date right after "geb."/"geboren am"/
+# "verstarb am". Not a compound of the same clause ("Geburtstagsreise", "Todesurteile") nor a
+# statute's cut-off ("vor dem 1. Juli 1949 geborenem Kind", "am … bereits verstorben"), so that
+# no date the product should keep is set aside
+_BEFORE_PERSONAL_DATE = re.compile(r"(?:(?<!\w)geb\.|(?:geboren|verstorben|verstarb|geheiratet|heiratete\w*) am)\s$", re.IGNORECASE)
+_AROUND_PERSONAL_DATE = (re.compile(r"(?<!\w)am\s$"), re.compile(r"^\s(?:geboren|verstorben|gestorben|verheiratet)\w*"))
+
+
+def printed_personal_dates(text: str) -> list[Span]:
+    """The dates of birth, death or marriage of ``text`` by the gold's strict reading."""
+    before, after = _AROUND_PERSONAL_DATE
+    return [d for d in personal_dates(text)
+            if _BEFORE_PERSONAL_DATE.search(text[max(0, d.start - 20) : d.start])
+            or (before.search(text[max(0, d.start - 5) : d.start]) and after.search(text[d.end : d.end + 20]))]  # fmt: skip
 
 
 def _source_meta(generator: SurrogateGenerator) -> dict[str, str]:
