@@ -100,9 +100,12 @@ ROLE_TYPES: dict[str, str] = {LAWYER: PERSON, SEAT: LOCATION, BRAND: OTHER}
 # Roles that only the policy reads from a span's context (deid.words.roles): a date other than
 # one of birth, death or marriage (a letter's, a hearing's), and a place in the court file
 # ("Bl. 214", "Anlage K 3") that a model took for an identifier. Never predicted; both profiles
-# keep them.
+# keep them. And a web page's address with a path ("https://de.wikipedia.org/wiki/Lack"): a
+# source the decision cites, or a party's media, which ``federal`` prints (not a profile on a
+# social network, which is a handle).
 EVENT_DATE = "EVENT_DATE"
 FILE_REFERENCE = "FILE_REFERENCE"
+WEB_PAGE = "WEB_PAGE"
 
 # The anonymization policy's profiles (docs/anonymization-policy.md; their table:
 # deid.anonymizer.profiles): ``strict``, the default, and ``federal``.

@@ -625,10 +625,10 @@ class PolicyProfileConfig:
         check_profile(self.profile)
 
 
-def _policy_step(dates: bool) -> Callable[[PolicyProfileConfig], Step]:
+def _policy_step(dates: bool, pages: bool = False) -> Callable[[PolicyProfileConfig], Step]:
     def factory(cfg: PolicyProfileConfig) -> Step:
         def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-            return apply_profile(cfg.profile, text, spans, dates=dates)
+            return apply_profile(cfg.profile, text, spans, dates=dates, pages=pages)
 
         return run
 
@@ -642,6 +642,10 @@ register(POLICY, 2, PolicyProfileConfig,
          description="version 1, and a date's role from its clause: dates of birth, death and marriage "
                      "neutralized, other dates and places in the court file ('Bl. 214') kept, "
                      "also where the model called them an ID")(_policy_step(True))  # fmt: skip
+register(POLICY, 3, PolicyProfileConfig,
+         description="version 2, and a web page's address with a path (a source the decision cites, "
+                     "'https://de.wikipedia.org/wiki/Lack', or a party's media) kept under federal; a bare "
+                     "domain and a profile on a social network stay neutralized")(_policy_step(True, True))  # fmt: skip
 
 
 # --- consistency ---------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from deid.schema import (
     ROLE_TYPES,
     SEAT,
     STREET,
+    WEB_PAGE,
     Span,
     coarse_label,
 )
@@ -86,12 +87,18 @@ TABLE: Mapping[str, Row] = MappingProxyType(
         ID: Row(ID, "identifier (file, tax, account, plate, register … number)", NEUTRALIZE, NEUTRALIZE),
         FILE_REFERENCE: Row(ID, "a page, margin number or exhibit of the court file (\"Bl. 214\")", KEEP, KEEP),
         CONTACT: Row(CONTACT, "phone, e-mail, private URL or handle", NEUTRALIZE, NEUTRALIZE),
+        WEB_PAGE: Row(CONTACT, "a web page's address with a path: a source the decision cites, a party's media",
+                      NEUTRALIZE, KEEP),
         OTHER: Row(OTHER, "other identifying detail", NEUTRALIZE, NEUTRALIZE),
         **dict.fromkeys((BRAND, BRAND_NAME), Row(OTHER, "a party's own mark, brand or product", NEUTRALIZE, KEEP)),
         **{label: Row(ID, "a party's own patent, utility model or mark: its number", NEUTRALIZE, KEEP)
            for label in sorted(OWN_IP_LABELS)},
     }
 )  # fmt: skip
+
+
+# the label a role read from the context is neutralized as (a web page: the URL it is)
+_CONTEXT_ROLE_LABELS: Mapping[str, str] = MappingProxyType({WEB_PAGE: "URL"})
 
 
 class ProfileError(UserError, ValueError):
@@ -120,18 +127,22 @@ def outcome(profile: str, label: str, surface: str) -> str | None:
     action = row.action(profile) if row is not None else KEEP
     if action == KEEP or (action == UNLESS_BIG_CITY and is_big_city(surface)):
         return None
-    return ROLE_TYPES.get(label, label)
+    return ROLE_TYPES.get(label) or _CONTEXT_ROLE_LABELS.get(label, label)
 
 
-def apply_profile(profile: str, text: str, spans: Iterable[Span], *, dates: bool = False) -> list[Span]:
+def apply_profile(
+    profile: str, text: str, spans: Iterable[Span], *, dates: bool = False, pages: bool = False
+) -> list[Span]:
     """The spans ``profile`` neutralizes, labelled as they are neutralized. A span of a type
     whose role the model did not give (a model without roles, a recognizer) gets the role its
     context gives (deid.words.roles), so "Landratsamt Ebersberg"'s seat is a seat either way.
     ``dates``: a date's role too (kept unless of birth, death or marriage), as the policy step
-    does since its version 2."""
+    does since its version 2. ``pages``: a web page's role too (a recognizer's fine ``URL``
+    included), as the policy step does since its version 3."""
     out = []
     for span in spans:
-        label = role_label(text, span, dates=dates) if span.label in LABELS else span.label
+        roled = span.label in LABELS or (pages and coarse_label(span.label) == CONTACT)
+        label = role_label(text, span, dates=dates, pages=pages) if roled else span.label
         new = outcome(profile, label, text[span.start : span.end])
         if new is not None:
             out.append(span if new == span.label else span.with_label(new))

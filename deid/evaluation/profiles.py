@@ -94,7 +94,7 @@ def under_profile(docs: Sequence[Document], profile: str, own_profile: str) -> P
     for doc in docs:
         sensitive, keep, disagree = [], [], []
         for span in doc.spans:
-            label = role_label(doc.text, span, dates=True) if span.label in LABELS else span.label
+            label = role_label(doc.text, span, dates=True, pages=True) if span.label in LABELS else span.label
             new = outcome(profile, label, doc.text[span.start : span.end])
             if new is not None:
                 sensitive.append(span.with_label(new))

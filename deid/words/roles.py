@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from deid.schema import (
+    CONTACT,
     DATE,
     EVENT_DATE,
     FILE_REFERENCE,
@@ -28,7 +30,9 @@ from deid.schema import (
     ORGANIZATION,
     PERSON,
     SEAT,
+    WEB_PAGE,
     Span,
+    coarse_label,
 )
 from deid.words.shape_cues import is_role
 from deid.words.vocab import MONTH_WORDS
@@ -147,13 +151,43 @@ def personal_dates(text: str) -> list[Span]:
     return [span for span in found if date_role(text, span) == DATE]
 
 
-def role_label(text: str, span: Span, *, dates: bool = False) -> str:
+# --- web pages ------------------------------------------------------------------------------
+# The hosts where an address's path names a person's or a firm's account (a handle, which every
+# profile neutralizes), not a page the decision cites
+_ACCOUNT_HOSTS = frozenset(
+    "facebook.com fb.com instagram.com tiktok.com twitter.com x.com youtube.com youtu.be linkedin.com "
+    "xing.com xing.de t.me wa.me snapchat.com pinterest.com pinterest.de threads.net twitch.tv "
+    "kleinanzeigen.de ebay-kleinanzeigen.de ebay.de ebay.com onlyfans.com telegram.me".split()
+)
+
+
+def page_role(text: str, span: Span) -> str | None:
+    """WEB_PAGE for a contact span that is a web address with a path: a page the decision
+    cites ("vgl. https://de.wikipedia.org/wiki/Lack", "www.g-ba.de/informationen/beschluesse/
+    3013/") or a party's media; None for a bare domain ("www.kugler-testet.de"), a path on an
+    account host (a profile is a handle), or no web address."""
+    if coarse_label(span.label) != CONTACT:
+        return None
+    surface = text[span.start : span.end]
+    if "@" in surface or not re.match(r"(?i)(?:https?://|ftp://|www\.)", surface):
+        return None
+    parts = urlsplit(surface if "://" in surface else f"http://{surface}")
+    host = (parts.hostname or "").removeprefix("www.")
+    if not host or host in _ACCOUNT_HOSTS or any(host.endswith(f".{h}") for h in _ACCOUNT_HOSTS):
+        return None
+    return WEB_PAGE if parts.path.strip("/") or parts.query else None
+
+
+def role_label(text: str, span: Span, *, dates: bool = False, pages: bool = False) -> str:
     """The span's label with the role its context gives: LAWYER for a person after a lawyer's
     title ("Rechtsanwalt Dr. K.", "Rechtsanwälte A., B. und C."), SEAT for a place after an
     authority or lower court ("Landratsamt E."); with ``dates``, the role of a date or a place
     in the file (:func:`date_role`; the policy since version 2 and the gold sets' scoring);
-    otherwise the label as it is."""
+    with ``pages``, a web page's (:func:`page_role`; the policy since version 3, the gold sets'
+    scoring); otherwise the label as it is."""
     if dates and (role := date_role(text, span)) is not None:
+        return role
+    if pages and (role := page_role(text, span)) is not None:
         return role
     before = text[max(0, span.start - 120) : span.start]
     if span.label == PERSON and (LAWYER_BEFORE.search(before) or LAWYER_LIST_BEFORE.search(before)):

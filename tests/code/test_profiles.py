@@ -9,6 +9,8 @@ give), so each test shows what the profile makes of it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from deid.anonymizer.pipeline import PipelineConfig, build_pipeline
@@ -119,6 +121,14 @@ ROWS = [
      [("DE89 3704 0044 0532 0130 00", "IBAN"), ("4711-0815", "CONTRACT_NUMBER")],
      [("DE89 3704 0044 0532 0130 00", "IBAN"), ("4711-0815", "CONTRACT_NUMBER")],
      [("DE89 3704 0044 0532 0130 00", "IBAN"), ("4711-0815", "CONTRACT_NUMBER")]),
+    ("a web page a decision cites (a URL with a path) and a party's own website",
+     "Der Begriff ist lexikalisch erfasst (vgl. https://www.duden.de/rechtschreibung/Kagura); die Beklagte "
+     "wirbt unter www.kugler-testet.de und https://www.instagram.com/kugler.testet für ihre Brillen.",
+     [("https://www.duden.de/rechtschreibung/Kagura", "URL"), ("www.kugler-testet.de", "URL"),
+      ("https://www.instagram.com/kugler.testet", "URL")],
+     [("https://www.duden.de/rechtschreibung/Kagura", "URL"), ("www.kugler-testet.de", "URL"),
+      ("https://www.instagram.com/kugler.testet", "URL")],
+     [("www.kugler-testet.de", "URL"), ("https://www.instagram.com/kugler.testet", "URL")]),
     ("a party's own patent",
      "Die Klägerin ist eingetragene Inhaberin des Streitpatents DE 10 2015 123 456 B4.",
      [("DE 10 2015 123 456 B4", "PATENT")],
@@ -192,8 +202,41 @@ def test_policy_version_1_neutralizes_every_date_as_it_was_gated() -> None:
     spans = spans_of(text, ("06.04.2023", "DATE"))
     assert apply_profile(STRICT, text, spans) == spans
     assert apply_profile(STRICT, text, spans, dates=True) == []
-    old = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": STRICT})
-    assert [(c.name, c.version) for c in old.config.chain if c.name == "policy"] == [("policy", 2)]
+    new = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": STRICT})
+    assert [(c.name, c.version) for c in new.config.chain if c.name == "policy"] == [("policy", 3)]
+
+
+def test_policy_version_2_neutralizes_a_cited_web_page_under_federal_as_it_was_gated() -> None:
+    """Version 3 keeps a page the decision cites under ``federal``; version 2 did not."""
+    text = "Nach der Auskunft (http://www.ecoi.net/local_link/323719/463296_de.html, Zugriff am 28. September 2017)"
+    spans = spans_of(text, ("http://www.ecoi.net/local_link/323719/463296_de.html", "URL"))
+    assert apply_profile(FEDERAL, text, spans, dates=True) == spans
+    assert apply_profile(FEDERAL, text, spans, dates=True, pages=True) == []
+    assert apply_profile(STRICT, text, spans, dates=True, pages=True) == spans
+    for version, kept in ((2, False), (3, True)):
+        pipeline = build_pipeline(config=PipelineConfig.rules_only(), overrides={"profile": FEDERAL})
+        chain = [replace(c, version=version) if c.name == "policy" else c for c in pipeline.config.chain]
+        pipeline = build_pipeline(config=replace(pipeline.config, chain=chain))
+        assert (pipeline.analyze_many([text], [[]])[0] == []) is kept
+
+
+@pytest.mark.parametrize(
+    ("surface", "role"),
+    [
+        ("https://de.wikipedia.org/wiki/Lack", "WEB_PAGE"),
+        ("www.g-ba.de/informationen/beschluesse/3013/", "WEB_PAGE"),
+        ("https://www.dict.cc/?s=shisha", "WEB_PAGE"),  # a query is a page too
+        ("www.sehwerk-erding.de", "URL"),  # a bare domain: a party's site
+        ("https://www.sehwerk-erding.de/", "URL"),
+        ("https://www.facebook.com/max.obermaier.75", "URL"),  # a profile is a handle
+        ("m.obersojer@posteo.de", "EMAIL"),
+    ],
+)
+def test_the_role_of_a_web_address(surface: str, role: str) -> None:
+    text = f"Siehe {surface} dazu."
+    start = text.index(surface)
+    label = "EMAIL" if "@" in surface else "URL"
+    assert role_label(text, Span(start, start + len(surface), label), pages=True) == role
 
 
 def test_judges_courts_and_laws_stay_under_both_profiles() -> None:
