@@ -47,7 +47,7 @@ from deid.schema import (
     merge_spans,
 )
 from deid.words.firms import extend_firms
-from deid.words.gazetteer import ends_in_surname_head
+from deid.words.gazetteer import cities, ends_in_surname_head
 from deid.words.ordinary import is_frequent_word
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
@@ -261,6 +261,13 @@ register(RECOGNIZERS, 16, RecognizersConfig,
                      "97/1994)'); street_name.v4: the second street of a corner after a slash ('Ecke "
                      "Kirchgasse/Rathausplatz'); role_name.v2: a name after a hyphenated noun naming the person ('dem "
                      "Kfz-Händler Ahmet Kaya')")(_recognizers_step(16))  # fmt: skip
+register(RECOGNIZERS, 17, RecognizersConfig,
+         description="recognizers@16 with brand_name.v5: a word with a capital inside in quotes is a made-up "
+                     "product's name ('die Herdenverwaltung „HerdPilot 4“'), not a platform's ('„WhatsApp“'); "
+                     "license_plate.v2: a plate after a lorry's, tractor's or camper van's word ('mit dem "
+                     "Sattelzug PAN-OL 218'); venue_name.v4: a business traded under a name as a studio, salon, "
+                     "practice or kiosk ('unter der Bezeichnung „Lichtmoment Fotografie“ ein Fotostudio')"
+                     )(_recognizers_step(17))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -330,6 +337,9 @@ register(KEEP_ZONES, 9, KeepZonesConfig, filter=True,
 register(KEEP_ZONES, 10, KeepZonesConfig, filter=True,
          description="keep_zones@9; a sole judge's name alone on the line closing the decision, right after its "
                      "last sentence ('… § 465 Abs. 1 StPO.' and 'Seidl')")(_keep_zones_step(10))  # fmt: skip
+register(KEEP_ZONES, 11, KeepZonesConfig, filter=True,
+         description="keep_zones@10; a Bavarian decision's keywords and chains of norms, the editors' header "
+                     "lines ('Schlagworte: Biber, Artenschutz, Dammbau')")(_keep_zones_step(11))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -379,15 +389,38 @@ _PLACE_LABELS = frozenset({LOCATION, SEAT})
                       "'mit Sitz in', 'Gemarkung', an authority's word, or 'in' after a person's or firm's "
                       "name ('wohnt in Stephanskirchen', 'Notarin … in Laufen'; deid.words.roles.placed)")  # fmt: skip
 def common_nouns_v2(cfg: UnsureWordConfig) -> Step:
+    return _common_nouns(cfg, after_aus=False)
+
+
+def _common_nouns(cfg: UnsureWordConfig, after_aus: bool) -> Step:
+    """common_nouns@2's filter; ``after_aus``: version 3's town of the list after "aus" too."""
+
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         ends = name_ends(context.candidates)  # once per document: a large one has many spans
         return [
             s for s in spans
             if not (unsure(s, cfg.min_score) and common_noun(text, s))
-            or (s.label in _PLACE_LABELS and placed(text, s, ends))
+            or (s.label in _PLACE_LABELS and (placed(text, s, ends) or (after_aus and _town_after_aus(text, s))))
         ]  # fmt: skip
 
     return run
+
+
+# version 3: a town of the list right after "aus" ("ein Händler aus Bogen", "die Zeugin … aus
+# Moos"): the model read a place, and the preposition and the list agree. Not after "in" or
+# "nach", where a verb's noun stands too ("in Laufen und Springen", "nach Laufen")
+_AUS_BEFORE = re.compile(r"(?<!\w)aus\s$")
+
+
+@register(COMMON_NOUNS, 3, UnsureWordConfig, filter=True,
+          description="common_nouns@2, and a place the model found that is a town of the list right after "
+                      "'aus' stays ('ein Händler aus Bogen, die …')")  # fmt: skip
+def common_nouns_v3(cfg: UnsureWordConfig) -> Step:
+    return _common_nouns(cfg, after_aus=True)
+
+
+def _town_after_aus(text: str, span: Span) -> bool:
+    return text[span.start : span.end] in cities() and _AUS_BEFORE.search(text, max(0, span.start - 6), span.start) is not None
 
 
 @register(PLAIN_COMPOUNDS, 1, UnsureWordConfig, filter=True,
@@ -765,6 +798,13 @@ def legal_form_v6(cfg: LegalFormConfig) -> Step:
     return _legal_form(cfg, version=6)
 
 
+@register(LEGAL_FORM, 7, LegalFormConfig,
+          description="version 6, and a club of a town 'und Umgebung' is the club ('des Imkervereins Straubing "
+                      "und Umgebung e.V.', where the model found the town)")  # fmt: skip
+def legal_form_v7(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, version=7)
+
+
 def _legal_form(cfg: LegalFormConfig, version: int) -> Step:
     labels = frozenset(cfg.labels)
     if version >= 4:  # and a recognizer's firm ("Steinberger" of "Ingenieurbüro Steinberger + Partner")
@@ -817,6 +857,10 @@ register(EXTENT, 6, NoConfig,
          description="extent@5 and a town named with its neighbour: two places joined by 'bei' or 'b.' are one "
                      "('Neufahrn bei Freising'); a hamlet's numbered house after its town and a comma ('in Reisbach, "
                      "Oberhausen 2, einen Betrieb')")(_extent_step(6))  # fmt: skip
+register(EXTENT, 7, NoConfig,
+         description="extent@6 and a name in quotes whole: a name's span inside quotes of at most five words "
+                     "shaped as a name grows to the quotes ('die App „TimeTrack Pro“', 'eine Gartenlounge "
+                     "„Toscana XL“')")(_extent_step(7))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

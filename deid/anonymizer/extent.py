@@ -55,6 +55,16 @@ what a decision written in clear spells out:
   name and number before a postcode are (version 3); no ordinary or frequent word ("in Eitting,
   Blatt 2231").
 
+* version 7 (the from-scratch dev set): a name in quotes whole ("die App „[TimeTrack] Pro“",
+  "eine Gartenlounge „[Toscana] XL“", "unter dem Zwingernamen „vom [Isarauenhof]“"): a
+  name's span inside quotes of at most five words shaped as a name (each word capitalized, a
+  number or a name's function word: "am", "zum", "&", so no quoted sentence; no article first)
+  grows to the quotes where every word it takes in is a function word or no title, Wiktionary
+  noun or compound of ordinary words ("Pro", "XL", "2.0": a kind word stays outside, "Haus
+  [Arberblick]", as does a title, "Herr [Baumgartner]"); the spans inside become one, with the
+  longest one's label. An identifier's token joined by a double slash too ("BG-Nummer
+  [83702]//0049317", a Jobcenter's number that version 4 cut at the slashes).
+
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
 """
@@ -62,14 +72,15 @@ Chosen on the dev halves and the from-scratch dev set (docs/results.md).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 
 from deid.anonymizer.consistency import Ranges
-from deid.schema import ID, LOCATION, OTHER, PERSON, SEAT, STREET, Span, coarse_label
+from deid.schema import ID, LOCATION, ORGANIZATION, OTHER, PERSON, SEAT, STREET, Span, coarse_label
 from deid.words.gazetteer import cities, is_big_city, surnames
 from deid.words.lexicon import is_common_noun
 from deid.words.ordinary import is_plain_first_name
-from deid.words.shapes import zipf
+from deid.words.shapes import plain_compound, zipf
 from deid.words.vocab import (
     FIELD_STREET_WORD,
     LOWER,
@@ -118,6 +129,8 @@ _TOWN_AFTER_PERSON = re.compile(
     r"[ \u00a0]aus[ \u00a0](?P<town>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?=[,.;:)]|[ \u00a0](?:und|sowie|hat|war|ist|\())"
 )
 _JOINED_TOKEN = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:[-./][A-Za-zÄÖÜäöü0-9]+)*")
+# version 7: parts joined by a double slash too (a Jobcenter's "BG-Nummer 83702//0049317")
+_JOINED_TOKEN_V7 = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:(?:[-./]|//)[A-Za-zÄÖÜäöü0-9]+)*")
 
 
 def _ends_in_town(text: str, span: Span) -> bool:
@@ -165,8 +178,10 @@ def _street_head(text: str, start: int, street: bool, zones: Ranges) -> int:
     return start
 
 
-def _whole_token(text: str, span: Span, zones: Ranges) -> Span:
-    """An identifier span grown to the token of joined parts it starts or ends inside (version 4)."""
+def _whole_token(text: str, span: Span, zones: Ranges, version: int = 4) -> Span:
+    """An identifier span grown to the token of joined parts it starts or ends inside (version 4;
+    version 7: also across a double slash)."""
+    joined = _JOINED_TOKEN_V7 if version >= 7 else _JOINED_TOKEN
     low = max(0, span.start - _LONGEST_TOKEN)
     start = span.start - len(_TOKEN_BEFORE.search(text, low, span.start).group())  # type: ignore[union-attr]
     end = _TOKEN_AFTER.match(text, span.end).end()  # type: ignore[union-attr]
@@ -175,7 +190,7 @@ def _whole_token(text: str, span: Span, zones: Ranges) -> Span:
         token, end = token[:-1], end - 1
     while token and token[0] in "([":
         token, start = token[1:], start + 1
-    if (start, end) == (span.start, span.end) or not _JOINED_TOKEN.fullmatch(token) or zones.overlaps(start, end):
+    if (start, end) == (span.start, span.end) or not joined.fullmatch(token) or zones.overlaps(start, end):
         return span
     return Span(start, end, span.label, span.score, span.source)
 
@@ -258,7 +273,7 @@ def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
     if version >= 5:
         span = _mended_end(text, span)
     if version >= 4 and coarse_label(span.label) == ID:
-        return _whole_token(text, span, zones)
+        return _whole_token(text, span, zones, version)
     if version >= 4:
         span = _named_person_or_room(text, span, zones, version)
     if version >= 3 and (address := _address(text, span, zones)) is not None:
@@ -344,6 +359,69 @@ def _joined_neighbours(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+# version 7: a name in quotes: German or straight quotes around one to five words, each one
+# capitalized, a number ("2.0", "24", "9b") or a function word of names
+_QUOTED = re.compile(r"„([^“”\"\n]{1,60})[“”]|\"([^\"\n]{1,60})\"")
+_NAME_FUNCTION_WORDS = frozenset(
+    "am an auf bei by da de del der des di die das dem den du im in la le of the und vom von zu zum zur & + - –".split()
+)
+_QUOTED_NAME_WORD = re.compile(r"[A-ZÄÖÜ0-9][\w.'’\-]*")
+_NAME_TYPES = frozenset({PERSON, ORGANIZATION, LOCATION, STREET, OTHER})
+_ARTICLES = frozenset("der die das den dem des ein eine einer eines".split())
+_TITLES = frozenset("Herr Herrn Frau Dr. Prof.".split())
+_CAMEL_CASE = re.compile(r"\w*[a-zäöüß][A-ZÄÖÜ]\w*")  # "TimeTrack", "SmartFarm": a brand's name
+
+
+def _quoted_name_words(content: str) -> bool:
+    words = content.split()
+    return 1 <= len(words) <= 5 and words[0] not in _ARTICLES and all(
+        w in _NAME_FUNCTION_WORDS or _QUOTED_NAME_WORD.fullmatch(w) is not None for w in words
+    )
+
+
+def _name_word(word: str) -> bool:
+    """A word a quoted name may take in around the span found: a function word of names or a
+    word that is no title, no Wiktionary noun and no compound of ordinary words ("Pro", "XL",
+    "2.0", "SmartFarm"; not "Haus" of "Haus Arberblick" nor "Herr", which stay outside as a
+    kind word and a title do)."""
+    if word in _NAME_FUNCTION_WORDS:
+        return True
+    bare = word.strip(".,;:!?")
+    return bare not in _TITLES and not is_common_noun(bare) and (
+        _CAMEL_CASE.fullmatch(bare) is not None or not plain_compound(bare))
+
+
+def _outside_words(text: str, start: int, end: int, inside: list[Span]) -> list[str]:
+    """The words of ``text[start:end]`` that no span of ``inside`` touches."""
+    return [m.group() for m in re.finditer(r"\S+", text[start:end])
+            if not any(s.start < start + m.end() and start + m.start() < s.end for s in inside)]  # fmt: skip
+
+
+def _whole_quoted_names(text: str, spans: list[Span], zones: Ranges) -> list[Span]:
+    """Sorted ``spans`` with a name's spans inside quotes grown to the quoted name (version 7)."""
+    grown: list[Span] = []
+    starts = [s.start for s in spans]  # sorted, without overlaps (extend_names)
+    for match in _QUOTED.finditer(text):
+        group = 1 if match.group(1) is not None else 2
+        start, end = match.span(group)
+        if not _quoted_name_words(text[start:end]) or zones.overlaps(start, end):
+            continue
+        first, last = bisect_left(starts, start), bisect_left(starts, end)
+        within = spans[first:last]
+        crossing = (first > 0 and spans[first - 1].end > start) or any(s.end > end for s in within)
+        inside = [s for s in within if coarse_label(s.label) in _NAME_TYPES]
+        outside = _outside_words(text, start, end, inside)
+        if inside and not crossing and not any(s.start == start and s.end == end for s in inside) and all(
+            _name_word(w) for w in outside
+        ):
+            longest = max(inside, key=lambda s: s.end - s.start)
+            grown.append(Span(start, end, longest.label, longest.score, longest.source))
+    if not grown:
+        return spans
+    kept = [s for s in spans if not any(g.start <= s.start and s.end <= g.end for g in grown)]
+    return sorted([*kept, *grown], key=lambda s: (s.start, s.end))
+
+
 def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), version: int = 1) -> list[Span]:
     """``spans`` with persons' first names and towns' suffixes taken in, and from ``version``
     2 a street's head (the module's docstring), sorted and without overlaps: a grown span
@@ -362,4 +440,5 @@ def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), v
                 out[-1] = Span(prev.start, span.end, prev.label, prev.score, prev.source)
             continue
         out.append(span)
-    return _joined_neighbours(text, out) if version >= 6 else out
+    out = _joined_neighbours(text, out) if version >= 6 else out
+    return _whole_quoted_names(text, out, blocked) if version >= 7 else out

@@ -48,6 +48,10 @@ at least three letters before a head of deid.words.vocab.TRADE_HEADS ("-bau", "-
 "-reinigung"). A lone trade word ("Huber Handel", "Meier Druck") is no evidence: "Handel
 treiben" and "Druck ausüben" follow a name as often. A span that stops at an ampersand takes a
 family firm's "Sohn" or "Söhne" after it ("Autoservice Huber & Sohn").
+
+Version 7 takes a club named for a town "und Umgebung" before its form ("des Imkervereins
+Straubing und Umgebung e.V.", where the model found the town; the batch of the twenty-first
+session, written before the chain ran on it).
 """
 
 from __future__ import annotations
@@ -100,6 +104,11 @@ _TRADE_AFTER = re.compile(rf"[ \u00a0][A-ZÄÖÜ][a-zäöüß]{{2,}}(?:{alternat
 _RIGHT_V6 = re.compile(rf"{_RIGHT_V5.pattern}|{_TRADE_AFTER.pattern}")
 # and a family firm's "& Sohn" where the span stops at the ampersand ("Autoservice Huber &")
 _PARTNERS_REST_V6 = re.compile(rf"[ \u00a0](?:{PRACTICE_PARTNERS}|(?:Sohn|Söhne|Tochter|Töchter)(?![\w\-]))")
+# version 7: a club of a town "und Umgebung" ("Imkerverein Straubing und Umgebung e.V.", where the
+# model found the town)
+_SURROUNDINGS_BEFORE_FORM = rf"[ \u00a0]und[ \u00a0]Umgebung(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))"
+_SURROUNDINGS_FORM_AFTER = re.compile(_SURROUNDINGS_BEFORE_FORM)
+_RIGHT_V7 = re.compile(rf"{_RIGHT_V6.pattern}|{_SURROUNDINGS_BEFORE_FORM}")
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
 
 
@@ -126,7 +135,8 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
             end = between.end()
         elif version >= 5 and (partner := _partner_after(text, end)) is not None:
             end = partner.end()
-    right_pattern = _RIGHT_V6 if version >= 6 else _RIGHT_V5 if version >= 5 else _RIGHT_V4 if version >= 4 else _RIGHT
+    right_pattern = (_RIGHT_V7 if version >= 7 else _RIGHT_V6 if version >= 6 else _RIGHT_V5 if version >= 5
+                     else _RIGHT_V4 if version >= 4 else _RIGHT)  # fmt: skip
     while (right := right_pattern.match(text, end)) is not None:
         end = right.end()
     start = span.start
@@ -160,7 +170,8 @@ def _named_firm(text: str, span: Span, version: int = 3) -> Span:
     kind_after = _KIND_AFTER_V5 if version >= 5 else _KIND_AFTER
     after = (_FORM_AFTER.match(text, span.end) or (version >= 4 and kind_after.match(text, span.end))
              or (version >= 5 and _YEAR_FORM_AFTER.match(text, span.end))
-             or (version >= 6 and _TRADE_AFTER.match(text, span.end)))  # fmt: skip
+             or (version >= 6 and _TRADE_AFTER.match(text, span.end))
+             or (version >= 7 and _SURROUNDINGS_FORM_AFTER.match(text, span.end)))  # fmt: skip
     if span.label in _NAME_LABELS and after:
         return Span(span.start, span.end, ORGANIZATION, span.score, span.source)
     return span

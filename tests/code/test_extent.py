@@ -10,7 +10,7 @@ from deid.anonymizer import components  # noqa: F401  (registers the chain's ste
 from deid.anonymizer.chain import Chain, step
 from deid.anonymizer.extent import extend_names
 from deid.anonymizer.policy import keep_zones
-from deid.schema import LOCATION, MODEL_SOURCE, PERSON, Span
+from deid.schema import LOCATION, MODEL_SOURCE, OTHER, PERSON, Span
 
 
 def _at(text: str, surface: str, label: str) -> Span:
@@ -228,3 +228,40 @@ def test_version_6_reads_a_hamlets_house_after_its_town(text: str, expected: lis
     out = Chain([step("extent", 6)])(text, [town])
     assert [(text[s.start : s.end], s.label) for s in out] == expected
     assert Chain([step("extent", 5)])(text, [town]) == [town]  # version 5 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "expected"),
+    [
+        ("Er war verpflichtet, die Arbeitszeit mit der App „TimeTrack Pro“ zu erfassen.",
+         [("TimeTrack", OTHER)], [("TimeTrack Pro", OTHER)]),
+        ("der für eine Gartenlounge „Toscana XL“ 1.890 € überwies", [("Toscana", OTHER)], [("Toscana XL", OTHER)]),
+        ("Administrator der WhatsApp-Gruppe „Trachtler Bergen 2.0“ mit 84 Mitgliedern",
+         [("Trachtler", LOCATION)], [("Trachtler Bergen 2.0", LOCATION)]),
+        ("unter dem Zwingernamen „vom Isarauenhof“ Französische Bulldoggen", [("Isarauenhof", OTHER)],
+         [("vom Isarauenhof", OTHER)]),
+        # a kind word, a title or an article stays outside; a quoted sentence is no name
+        ("eine Wohnung in der Anlage „Haus Arberblick“", [("Arberblick", LOCATION)], [("Arberblick", LOCATION)]),
+        ("der sich als Mitarbeiter „Herr Baumgartner“ ausgab", [("Baumgartner", PERSON)], [("Baumgartner", PERSON)]),
+        ("erhalte „das Grundstück in Schwarzau“", [("Schwarzau", LOCATION)], [("Schwarzau", LOCATION)]),
+        ("seien unter \"Rastbestände von Durchzüglern\" zu finden", [("Durchzüglern", PERSON)],
+         [("Durchzüglern", PERSON)]),
+        ("Sie schrieb: „Du bist Kipfenberger, wenn …“", [("Kipfenberger", PERSON)], [("Kipfenberger", PERSON)]),
+    ],
+)  # fmt: skip
+def test_version_7_takes_in_a_quoted_name_whole(
+    text: str, given: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    spans = [_at(text, *g) for g in given]
+    out = Chain([step("extent", 7)])(text, spans)
+    assert [(text[s.start : s.end], s.label) for s in out] == expected
+    assert Chain([step("extent", 6)])(text, spans) == spans  # version 6 keeps its meaning
+
+
+def test_version_7_takes_an_identifiers_token_across_a_double_slash() -> None:
+    """A Jobcenter's number of the household ("BG-Nummer 83702//0049317"): version 4 joined parts
+    by one hyphen, dot or slash and left the number after the two slashes in clear."""
+    text = "Leistungen nach dem SGB II (BG-Nummer 83702//0049317). Sie bewohnt eine Wohnung."
+    span = _at(text, "83702", "CONTRACT_NUMBER")
+    assert [text[s.start : s.end] for s in Chain([step("extent", 7)])(text, [span])] == ["83702//0049317"]
+    assert Chain([step("extent", 6)])(text, [span]) == [span]  # version 6 keeps its meaning

@@ -246,3 +246,24 @@ def test_version_6_takes_a_trades_compound_after_a_name(
     if expected[0][0] == ORGANIZATION:  # version 5 left the trade in clear
         before = Chain([step("legal_form", 5)])(text, given)
         assert [(s.label, text[s.start : s.end]) for s in before] != expected
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        ("Der Kreisvorsitzende des Imkervereins Straubing und Umgebung e.V., Anton Rauscher, wurde gehört.",
+         [("Straubing", LOCATION)], [(ORGANIZATION, "Straubing und Umgebung e.V.")]),
+        ("Mitglied im Obst- und Gartenbauverein Moosburg und Umgebung e. V. seit 1998",
+         [("Moosburg", LOCATION)], [(ORGANIZATION, "Moosburg und Umgebung e. V.")]),
+        # a town and its surroundings without a form are no club
+        ("Er wohnt in Moosburg und Umgebung seit 1998.", [("Moosburg", LOCATION)], [(LOCATION, "Moosburg")]),
+    ],
+)  # fmt: skip
+def test_version_7_takes_a_clubs_town_and_surroundings(
+    text: str, spans: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    given = [Span(text.index(w), text.index(w) + len(w), label, 0.9, MODEL_SOURCE) for w, label in spans]
+    out = Chain([step("legal_form", 7)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+    before = Chain([step("legal_form", 6)])(text, given)  # version 6 keeps its meaning
+    assert [(s.label, text[s.start : s.end]) for s in before] == [(s.label, text[s.start : s.end]) for s in given]

@@ -290,3 +290,20 @@ def test_a_statute_at_a_line_end_does_not_swallow_the_next_line() -> None:
     assert not [z for z in zones if z.start < start + 4 and start < z.end]
     spans = build_pipeline().analyze(text)
     assert any(s.start <= start and start + len(iban) <= s.end for s in spans)
+
+
+def test_keep_zones_11_keeps_a_bavarian_decisions_keywords_and_norms() -> None:
+    """The editors' header lines name legal concepts, never a party: a model span there is
+    dropped ("Dammbau" read as a name). The title and the text below stay as they were."""
+    text = (
+        "Titel:\nAusnahmegenehmigung zur Entnahme von Bibern an einem Fischweiher\n"
+        "Normenketten:\nBNatSchG § 44 Abs. 1 Nr. 1, § 45 Abs. 7 Satz 1 Nr. 1; AAV § 1\n"
+        "Schlagworte:\nBiber, Artenschutz, Entnahme, Fischweiher, ernster wirtschaftlicher Schaden, Dammbau\n"
+        "Tenor\n1. Der Beklagte wird verpflichtet, dem Kläger Johann Meindl die Genehmigung zu erteilen.\n"
+    )
+    def covered(word: str, version: int) -> bool:
+        at = text.index(word)
+        return any(z.start <= at and at + len(word) <= z.end for z in keep_zones(text, version=version))
+    assert covered("Dammbau", 11) and covered("Fischweiher, ernster", 11) and covered("AAV", 11)
+    assert not covered("Entnahme von Bibern", 11) and not covered("Johann Meindl", 11)
+    assert not covered("Artenschutz", 10)  # version 10 keeps its meaning

@@ -67,3 +67,11 @@ def test_recognizers_15_runs_brand_name_v4_in_place_of_v3() -> None:
     assert "deid.recognizers.brand_name.v4" in RECOGNIZER_SETS[15]
     assert "deid.recognizers.brand_name.v3" not in RECOGNIZER_SETS[15]
     assert "deid.recognizers.brand_name.v4" not in RECOGNIZER_SETS[14]  # 14 keeps its meaning
+
+
+def test_recognizers_17_runs_the_new_versions_in_place_of_the_old() -> None:
+    new = {"brand_name.v5", "license_plate.v2", "venue_name.v4"}
+    old = {"brand_name.v4", "license_plate.v1", "venue_name.v3"}
+    assert {f"deid.recognizers.{n}" for n in new} <= set(RECOGNIZER_SETS[17])
+    assert not {f"deid.recognizers.{n}" for n in old} & set(RECOGNIZER_SETS[17])
+    assert not {f"deid.recognizers.{n}" for n in new} & set(RECOGNIZER_SETS[16])  # 16 keeps its meaning

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_recognizers_base import check_table_row
 
-from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
+from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer, LicensePlateRecognizerV2
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,20 @@ from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 )
 def test_license_plate_table(marked: str) -> None:
     check_table_row(LicensePlateRecognizer(), marked, "LICENSE_PLATE")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "wegen einer Geschwindigkeitsüberschreitung mit dem Sattelzug [[PAN-OL 218]] auf der A 94",
+        "Der Traktor [[LA-XK 77]] stand auf dem Feldweg.",
+        # negatives: a tariff or journal abbreviation without a vehicle
+        "Die Vergütung richtet sich nach TV-L 3.",
+    ],
+)
+def test_license_plate_v2_table(marked: str) -> None:
+    check_table_row(LicensePlateRecognizerV2(), marked, "LICENSE_PLATE")
+
+
+def test_license_plate_version_1_keeps_its_meaning() -> None:
+    assert LicensePlateRecognizer().analyze("mit dem Sattelzug PAN-OL 218 auf der A 94") == []

@@ -12,9 +12,11 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV2,
     BrandNameRecognizerV3,
     BrandNameRecognizerV4,
+    BrandNameRecognizerV5,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
+    VenueNameRecognizerV4,
 )
 
 
@@ -95,6 +97,28 @@ def test_brand_v3_table(marked: str) -> None:
 )  # fmt: skip
 def test_brand_v4_table(marked: str) -> None:
     check_table_row(BrandNameRecognizerV4(), marked, "BRAND_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a word with a capital inside in quotes, whatever word names it
+        "Die Beklagte vertreibt die Herdenverwaltung „[[HerdPilot 4]]“ für Milchviehbetriebe.",
+        "Er sollte die Arbeitszeit mit der App „[[TimeTrack Pro]]“ erfassen.",
+        'die angemeldete Wortfolge "[[PatientAssist]]" sei beschreibend',  # BPatG's straight quotes
+        # negatives: a platform named in passing; a word without a capital inside; an
+        # abbreviation's mixed case
+        "Er schickte ihr die Fotos über „WhatsApp“ und „YouTube“.",
+        "Die Buchstabenfolge „WiR“ steht für die Begriffe Wirtschaftsring und wir.",
+        "Die Bezeichnung „Herdenverwaltung“ ist beschreibend.",
+    ],
+)  # fmt: skip
+def test_brand_v5_table(marked: str) -> None:
+    check_table_row(BrandNameRecognizerV5(), marked, "BRAND_NAME")
+
+
+def test_brand_version_4_keeps_its_meaning() -> None:
+    assert BrandNameRecognizerV4().analyze("die Herdenverwaltung „HerdPilot 4“ für Milchviehbetriebe") == []
 
 
 def test_brand_version_3_keeps_its_meaning() -> None:
@@ -182,3 +206,20 @@ def test_venue_name_v3_table(marked: str) -> None:
 
 def test_venue_name_version_2_keeps_its_meaning() -> None:
     assert VenueNameRecognizerV2().analyze("der Blaskapelle „Ilztaler Musikanten“ und dem Kaffeewagen „Bohne & Blech“") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Kläger betreibt unter der Bezeichnung „[[Lichtmoment Fotografie]]“ ein Fotostudio in Rottenburg.",
+        "Er betreibt seit 2016 unter der Bezeichnung „[[Kiosk am Ludwigsplatz]]“ einen Kiosk mit Lottoannahme.",
+        # negatives: a term the court discusses; no business after the quote
+        "Die Tätigkeit wird unter der Bezeichnung „Jobcenter“ wahrgenommen.",
+    ],
+)  # fmt: skip
+def test_venue_name_v4_table(marked: str) -> None:
+    check_table_row(VenueNameRecognizerV4(), marked, "FIRM_NAME")
+
+
+def test_venue_name_version_3_keeps_its_meaning() -> None:
+    assert VenueNameRecognizerV3().analyze("betreibt unter der Bezeichnung „Lichtmoment Fotografie“ ein Fotostudio") == []

@@ -185,3 +185,19 @@ def test_no_name_shape_v5_drops_a_public_road_by_its_class(text: str, road: str)
 def test_no_name_shape_v5_keeps_a_street_of_an_address(text: str, street: str) -> None:
     span = _at(text, street, "STREET")
     assert Chain([step("no_name_shape", 5)])(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, place, kept",
+    [
+        ("Die Beklagte meint, den Fehler habe ein Händler aus Bogen, die Landtechnik Wurm KG, verursacht.", "Bogen", True),
+        ("Unter anderem überwies die Zeugin aus Au 250 €.", "Au", True),
+        # not after "in" or "nach", where a verb's noun stands too; not a word no town bears
+        ("Er war in Laufen und Springen gleichermaßen gut.", "Laufen", False),
+        ("Er handelte aus Angst vor weiteren Schlägen.", "Angst", False),
+    ],
+)  # fmt: skip
+def test_version_3_keeps_a_town_of_the_list_after_aus(text: str, place: str, kept: bool) -> None:
+    span = _at(text, place, LOCATION)
+    assert (Chain([step("common_nouns", 3)])(text, [span]) == [span]) is kept
+    assert Chain([step("common_nouns", 2)])(text, [span]) == []  # version 2 keeps its meaning

@@ -76,7 +76,7 @@ from deid.anonymizer.recognizers.handle import (
 from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2, IbanRecognizerV3
 from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer, IpAddressRecognizerV2
 from deid.anonymizer.recognizers.kin_name import KinNameRecognizer
-from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
+from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer, LicensePlateRecognizerV2
 from deid.anonymizer.recognizers.local_bank import LocalBankRecognizer, LocalBankRecognizerV2
 from deid.anonymizer.recognizers.mastr_number import MastrNumberRecognizer
 from deid.anonymizer.recognizers.officer_name import OfficerNameRecognizer
@@ -97,9 +97,11 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV2,
     BrandNameRecognizerV3,
     BrandNameRecognizerV4,
+    BrandNameRecognizerV5,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
+    VenueNameRecognizerV4,
 )
 from deid.anonymizer.recognizers.role_name import RoleNameRecognizer, RoleNameRecognizerV2
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
@@ -285,6 +287,14 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # a person's name after a hyphenated noun naming the person ("dem Kfz-Händler Ahmet Kaya",
     # the from-scratch dev set)
     "deid.recognizers.role_name.v2": RoleNameRecognizerV2,
+    # a word with a capital inside in quotes, a made-up product's name ("die Herdenverwaltung
+    # „HerdPilot 4“", the from-scratch dev set)
+    "deid.recognizers.brand_name.v5": BrandNameRecognizerV5,
+    # a plate after a lorry's, tractor's or camper van's word ("mit dem Sattelzug PAN-OL 218")
+    "deid.recognizers.license_plate.v2": LicensePlateRecognizerV2,
+    # a business traded under a name as a studio, salon, practice or kiosk ("unter der
+    # Bezeichnung „Lichtmoment Fotografie“ ein Fotostudio")
+    "deid.recognizers.venue_name.v4": VenueNameRecognizerV4,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -345,6 +355,9 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     16: ({"deid.recognizers.permit_number.v6": "deid.recognizers.permit_number.v5",
           "deid.recognizers.street_name.v4": "deid.recognizers.street_name.v3",
           "deid.recognizers.role_name.v2": "deid.recognizers.role_name.v1"}, frozenset()),
+    17: ({"deid.recognizers.brand_name.v5": "deid.recognizers.brand_name.v4",
+          "deid.recognizers.license_plate.v2": "deid.recognizers.license_plate.v1",
+          "deid.recognizers.venue_name.v4": "deid.recognizers.venue_name.v3"}, frozenset()),
 }  # fmt: skip
 
 

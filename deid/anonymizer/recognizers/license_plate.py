@@ -50,3 +50,13 @@ class LicensePlateRecognizer(PatternRecognizer):
         if len(chars) > _MAX_CHARS:
             return False
         return None
+
+
+class LicensePlateRecognizerV2(LicensePlateRecognizer):
+    """Version 1, and the other kinds of vehicle as context: a lorry, a tractor, a camper van
+    ("mit dem Sattelzug PAN-OL 218 auf der A 94", the from-scratch dev set)."""
+
+    CONTEXT = (
+        *LicensePlateRecognizer.CONTEXT, "sattelzug", "lastwagen", "lastkraftwagen", "transporter",
+        "wohnmobil", "wohnwagen", "traktor", "schlepper", "omnibus", "auflieger", "kleinbus",
+    )  # fmt: skip
