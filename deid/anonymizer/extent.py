@@ -80,6 +80,7 @@ from deid.schema import ID, LOCATION, ORGANIZATION, OTHER, PERSON, SEAT, STREET,
 from deid.words.gazetteer import cities, is_big_city, surnames
 from deid.words.lexicon import is_common_noun
 from deid.words.ordinary import is_plain_first_name
+from deid.words.shape_cues import is_role
 from deid.words.shapes import plain_compound, zipf
 from deid.words.vocab import (
     FIELD_STREET_WORD,
@@ -368,7 +369,6 @@ _NAME_FUNCTION_WORDS = frozenset(
 _QUOTED_NAME_WORD = re.compile(r"[A-ZÄÖÜ0-9][\w.'’\-]*")
 _NAME_TYPES = frozenset({PERSON, ORGANIZATION, LOCATION, STREET, OTHER})
 _ARTICLES = frozenset("der die das den dem des ein eine einer eines".split())
-_TITLES = frozenset("Herr Herrn Frau Dr. Prof.".split())
 _CAMEL_CASE = re.compile(r"\w*[a-zäöüß][A-ZÄÖÜ]\w*")  # "TimeTrack", "SmartFarm": a brand's name
 
 
@@ -381,13 +381,13 @@ def _quoted_name_words(content: str) -> bool:
 
 def _name_word(word: str) -> bool:
     """A word a quoted name may take in around the span found: a function word of names or a
-    word that is no title, no Wiktionary noun and no compound of ordinary words ("Pro", "XL",
-    "2.0", "SmartFarm"; not "Haus" of "Haus Arberblick" nor "Herr", which stay outside as a
-    kind word and a title do)."""
+    word that is no title or role (deid.words.shape_cues.is_role), no Wiktionary noun and no
+    compound of ordinary words ("Pro", "XL", "2.0", "SmartFarm"; not "Haus" of "Haus
+    Arberblick" nor "Herr", which stay outside as a kind word and a title do)."""
     if word in _NAME_FUNCTION_WORDS:
         return True
     bare = word.strip(".,;:!?")
-    return bare not in _TITLES and not is_common_noun(bare) and (
+    return not is_role(bare) and not is_common_noun(bare) and (
         _CAMEL_CASE.fullmatch(bare) is not None or not plain_compound(bare))
 
 
