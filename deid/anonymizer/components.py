@@ -29,6 +29,7 @@ from deid.anonymizer.policy import (
     in_keep_zone,
     keep_zones,
     lone_compound,
+    nouns_by_grammar,
     public_word,
     unsure,
 )
@@ -268,6 +269,14 @@ register(RECOGNIZERS, 17, RecognizersConfig,
                      "Sattelzug PAN-OL 218'); venue_name.v4: a business traded under a name as a studio, salon, "
                      "practice or kiosk ('unter der Bezeichnung „Lichtmoment Fotografie“ ein Fotostudio')"
                      )(_recognizers_step(17))  # fmt: skip
+register(RECOGNIZERS, 18, RecognizersConfig,
+         description="recognizers@17 with permit_number.v7: a file number after a compound of '-aktenzeichen' "
+                     "('Unfallaktenzeichen 2022 118 640 7'), an insurer's or fund's word as an authority's; "
+                     "clinic_name.v4: no clinic's name where a big city alone follows the kind word ('am Klinikum "
+                     "Passau'), a kind compounded with a region's name part of the name ('Frankenklinik Bad "
+                     "Kissingen'); venue_name.v5: a pharmacy's name in quotes ('mit der Apotheke „Am Rathaus“'); "
+                     "street_name.v5: a street of a weak word in the genitive after a road's part ('der Einmündung "
+                     "des Kapellenwegs')")(_recognizers_step(18))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -392,15 +401,18 @@ def common_nouns_v2(cfg: UnsureWordConfig) -> Step:
     return _common_nouns(cfg, after_aus=False)
 
 
-def _common_nouns(cfg: UnsureWordConfig, after_aus: bool) -> Step:
-    """common_nouns@2's filter; ``after_aus``: version 3's town of the list after "aus" too."""
+def _common_nouns(cfg: UnsureWordConfig, after_aus: bool, grammar: bool = False) -> Step:
+    """common_nouns@2's filter; ``after_aus``: version 3's town of the list after "aus" too;
+    ``grammar``: version 4's noun by its grammar, however sure the model is."""
 
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         ends = name_ends(context.candidates)  # once per document: a large one has many spans
+        nouns = nouns_by_grammar(text, spans) if grammar else [False] * len(spans)
         return [
-            s for s in spans
-            if not (unsure(s, cfg.min_score) and common_noun(text, s))
-            or (s.label in _PLACE_LABELS and (placed(text, s, ends) or (after_aus and _town_after_aus(text, s))))
+            s for s, noun in zip(spans, nouns)
+            if (not (unsure(s, cfg.min_score) and common_noun(text, s))
+                or (s.label in _PLACE_LABELS and (placed(text, s, ends) or (after_aus and _town_after_aus(text, s)))))
+            and not noun
         ]  # fmt: skip
 
     return run
@@ -417,6 +429,15 @@ _AUS_BEFORE = re.compile(r"(?<!\w)aus\s$")
                       "'aus' stays ('ein Händler aus Bogen, die …')")  # fmt: skip
 def common_nouns_v3(cfg: UnsureWordConfig) -> Step:
     return _common_nouns(cfg, after_aus=True)
+
+
+@register(COMMON_NOUNS, 4, UnsureWordConfig, filter=True,
+          description="common_nouns@3, and a one-word person span that Wiktionary lists as a noun too, where the "
+                      "grammar makes it the noun, however sure the model is: after an indefinite article ('Kündigung "
+                      "eines Brauers'), after 'als' with an employment's word ('als Brauer und Mälzer beschäftigt'), "
+                      "after a subject and a copula at the sentence's end ('Der Kläger ist Jäger.')")  # fmt: skip
+def common_nouns_v4(cfg: UnsureWordConfig) -> Step:
+    return _common_nouns(cfg, after_aus=True, grammar=True)
 
 
 def _town_after_aus(text: str, span: Span) -> bool:
@@ -861,6 +882,9 @@ register(EXTENT, 7, NoConfig,
          description="extent@6 and a name in quotes whole: a name's span inside quotes of at most five words "
                      "shaped as a name grows to the quotes ('die App „TimeTrack Pro“', 'eine Gartenlounge "
                      "„Toscana XL“')")(_extent_step(7))  # fmt: skip
+register(EXTENT, 8, NoConfig,
+         description="extent@7 and a hamlet's numbered house the model read as a place, before a comma, a "
+                     "stop or its town ('des Hofes Hinterberg 2 in Schleching'), or after the house's word ('Ihr Wohnhaus Oed 4 liegt'): one rare word, no big city")(_extent_step(8))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

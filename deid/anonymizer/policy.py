@@ -17,9 +17,10 @@ from functools import lru_cache
 from typing import Any
 
 from deid.anonymizer.judges import judge_zones_v3
-from deid.schema import LITERATURE, MODEL_SOURCE, PUBLIC_ENTITY, Span
-from deid.words.lexicon import is_common_noun
+from deid.schema import LITERATURE, MODEL_SOURCE, PERSON, PUBLIC_ENTITY, Span, coarse_label
+from deid.words.lexicon import is_common_noun, reads_as_noun
 from deid.words.public import public_words
+from deid.words.shape_cues import is_role
 from deid.words.shapes import plain_compound
 from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, alternation
 
@@ -475,6 +476,58 @@ def public_word(text: str, span: Span) -> bool:
 def common_noun(text: str, span: Span) -> bool:
     """A Wiktionary noun ("Deponie")."""
     return is_common_noun(text[span.start : span.end])
+
+
+# common_nouns@4: a word that is a noun and a surname ("Brauer", "Jäger") where the grammar
+# makes it the noun: after an indefinite article ("Kündigung eines Brauers"), after "als" with an
+# employment's word ("als Brauer und Mälzer beschäftigt"), or after a subject and a copula at the
+# sentence's end ("Der Kläger ist Jäger."). A surname takes none of these without a title
+# ("eines Herrn Müller", "als Zeuge Müller", "Geschäftsführer ist Herr Müller").
+_INDEFINITE_BEFORE = re.compile(r"(?<![\w\-])(?:[Ee]in|[Ee]ine[mnrs]?|[Kk]ein|[Kk]eine[mnrs]?)[ \u00a0]$")
+_AS_BEFORE = re.compile(r"(?<![\w\-])als[ \u00a0]$")
+_EMPLOYED_AFTER = re.compile(
+    r"(?:[ \u00a0](?:und|oder)[ \u00a0][A-ZÄÖÜ][a-zäöüß]+)?[ \u00a0]"
+    r"(?:beschäftigt|tätig|angestellt|eingestellt|gearbeitet|ausgebildet|arbeitet|arbeitete)(?!\w)"
+)
+_SUBJECT_IS_BEFORE = re.compile(r"(?:(?<![\w\-])[Ee]r|(?<![\w\-])[Ss]ie|(?:Der|Die)[ \u00a0][A-ZÄÖÜ][a-zäöüß]+)[ \u00a0](?:ist|war)[ \u00a0]$")
+_SENTENCE_END_AFTER = re.compile(r"\.(?:\s|$)|[ \u00a0]von[ \u00a0]Beruf(?!\w)")
+_ONE_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+")
+
+
+def noun_by_grammar(text: str, span: Span) -> bool:
+    """A one-word person span that is a noun too, where the grammar around it makes it the noun
+    (the comment above)."""
+    word = text[span.start : span.end]
+    if coarse_label(span.label) != PERSON or not _ONE_WORD.fullmatch(word) or not reads_as_noun(word):
+        return False
+    low = max(0, span.start - 40)
+    if _INDEFINITE_BEFORE.search(text, low, span.start):
+        return True
+    if _AS_BEFORE.search(text, low, span.start) and _EMPLOYED_AFTER.match(text, span.end):
+        return True
+    return bool(_SUBJECT_IS_BEFORE.search(text, low, span.start) and _SENTENCE_END_AFTER.match(text, span.end))
+
+
+_WORD_BEFORE = re.compile(r"(\S+)[ \u00a0]$")
+
+
+def nouns_by_grammar(text: str, spans: list[Span]) -> list[bool]:
+    """For each span, whether it is a noun by its grammar (:func:`noun_by_grammar`) or another
+    mention of one in the document with no role, title or name before it ("Der Kläger ist
+    Jäger. … müssen Jäger die Tiere melden"): consistency would spread the one left to all."""
+    found = [s.source == MODEL_SOURCE and noun_by_grammar(text, s) for s in spans]
+    nouns = {text[s.start : s.end] for s, f in zip(spans, found) if f}
+    if not nouns:
+        return found
+    forms = nouns | {n + "s" for n in nouns} | {n[:-1] for n in nouns if n.endswith("s")}
+    ends = {s.end for s in spans}
+    out = []
+    for span, f in zip(spans, found):
+        if not f and span.source == MODEL_SOURCE and coarse_label(span.label) == PERSON and text[span.start : span.end] in forms:
+            before = _WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
+            f = before is None or not (is_role(before.group(1)) or before.end(1) in ends)  # "Zeuge Jäger", "Anna Jäger"
+        out.append(f)
+    return out
 
 
 def lone_compound(text: str, span: Span, attached: bool) -> bool:

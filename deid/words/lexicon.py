@@ -64,3 +64,18 @@ def lexical_class(word: str) -> int:
 def is_common_noun(word: str) -> bool:
     """A form of an ordinary noun and of nothing that could be a name."""
     return lexical_class(word) == LEX_NOUN
+
+
+@lru_cache(maxsize=1)
+def _noun_forms() -> frozenset[str]:
+    """Every form of a lemma Wiktionary lists as an ordinary noun, names that are words too
+    among them ("Brauer", "Jäger")."""
+    return frozenset(
+        form for _, tags, forms in entries() if tags <= _NOUN_TAGS for form in forms if form and form[0].isupper()
+    )
+
+
+def reads_as_noun(word: str) -> bool:
+    """A form of an ordinary noun, whether or not it is a name too ("Brauer", "Jäger",
+    "Müller"): the context must tell which it is."""
+    return word in _noun_forms()

@@ -265,3 +265,23 @@ def test_version_7_takes_an_identifiers_token_across_a_double_slash() -> None:
     span = _at(text, "83702", "CONTRACT_NUMBER")
     assert [text[s.start : s.end] for s in Chain([step("extent", 7)])(text, [span])] == ["83702//0049317"]
     assert Chain([step("extent", 6)])(text, [span]) == [span]  # version 6 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "expected"),
+    [
+        ("Die Klägerin ist Eigentümerin des Hofes Hinterberg 2 in Schleching, eingetragen im Grundbuch.",
+         "Hinterberg", [("Hinterberg 2", "STREET")]),
+        ("Der Kläger wohnt in Haidenkofen, Haidenkofen 3. Er ist Landwirt.", "Haidenkofen 3", [("Haidenkofen 3", "STREET")]),
+        ("Ihr Wohnhaus Oed 4 liegt etwa 290 m östlich des Vorhabens.", "Oed", [("Oed 4", "STREET")]),
+        # a big city and a number, an ordinary word and its number, a year: no house
+        ("Die Stelle wurde nach Berlin 2, dann nach Bonn verlegt.", "Berlin", [("Berlin", LOCATION)]),
+        ("Sie verlegte ihren Wohnsitz von Reisbach 2022 nach Landau.", "Reisbach", [("Reisbach", LOCATION)]),
+    ],
+)  # fmt: skip
+def test_version_8_reads_a_hamlets_house_before_its_town(text: str, place: str, expected: list[tuple[str, str]]) -> None:
+    start = text.rindex(place.split()[0]) if place.endswith(" 3") else text.index(place)
+    span = Span(start, start + len(place.split()[0]), LOCATION, 0.9, MODEL_SOURCE)
+    out = Chain([step("extent", 8)])(text, [span])
+    assert [(text[s.start : s.end], s.label) for s in out] == expected
+    assert Chain([step("extent", 7)])(text, [span]) == [span]  # version 7 keeps its meaning

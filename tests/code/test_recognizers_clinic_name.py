@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.clinic_name import (
     ClinicNameRecognizer,
     ClinicNameRecognizerV2,
     ClinicNameRecognizerV3,
+    ClinicNameRecognizerV4,
 )
 
 
@@ -82,3 +83,24 @@ def test_clinic_name_v3_table(marked: str) -> None:
 
 def test_clinic_name_version_2_keeps_its_meaning() -> None:
     assert ClinicNameRecognizerV2().analyze("der Schmerzklinik am Lusen und dem Institut für Verkehrspsychologie Dr. Moosleitner") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Nach zwei Bandscheibenoperationen in der [[Frankenklinik Bad Kissingen]] beantragte er Rente.",
+        "Die Klägerin wurde im [[RoMed Klinikum Rosenheim]] operiert.",
+        "Die Klägerin wurde in der Rheumaklinik [[Bad Abbach]] behandelt.",
+        "Er lag vier Wochen im Krankenhaus [[Mühldorf]].",
+        # negatives: a big city's hospital is named by its seat, which the policy keeps
+        "Der Durchgangsarzt Dr. Gruber am Klinikum Passau diagnostizierte keinen Kreislaufbefund.",
+        "Er wurde im Klinikum Ingolstadt und im Krankenhaus Landshut behandelt.",
+    ],
+)
+def test_clinic_name_v4_table(marked: str) -> None:
+    check_table_row(ClinicNameRecognizerV4(), marked, "FIRM_NAME")
+
+
+def test_clinic_name_version_3_keeps_its_meaning() -> None:
+    text = "in der Frankenklinik Bad Kissingen und am Klinikum Passau"
+    assert [text[s.start : s.end] for s in ClinicNameRecognizerV3().analyze(text)] == ["Bad Kissingen", "Passau"]

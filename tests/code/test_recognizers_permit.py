@@ -13,6 +13,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV4,
     PermitNumberRecognizerV5,
     PermitNumberRecognizerV6,
+    PermitNumberRecognizerV7,
 )
 
 
@@ -230,3 +231,34 @@ def test_recognizers_16_runs_permit_number_v6_and_street_name_v4_in_place_of_the
     old = {"deid.recognizers.permit_number.v5", "deid.recognizers.street_name.v3"}
     assert new <= set(RECOGNIZER_SETS[16]) and not old & set(RECOGNIZER_SETS[16])
     assert not new & set(RECOGNIZER_SETS[15])  # 15 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die beklagte Berufsgenossenschaft lehnte die Anerkennung ab (Unfallaktenzeichen [[2022 118 640 7]]), weil der Kläger gestürzt sei.",
+        "Die Versicherung führte den Schaden unter dem Schadensaktenzeichen [[KH-2023-004417]].",
+        "Die Unfallkasse lehnte die Anerkennung als Arbeitsunfall ab (Az. [[5 23 118 904 7]]).",
+        "Die Familienkasse hob die Festsetzung des Kindergeldes auf (Az. [[F 118/23-Kg]]).",
+        # negatives: a court's number after any file word; digit groups too short for an authority's
+        "Das Gerichtsaktenzeichen 2 Cs 41 Js 8812/22 ist im Rubrum genannt.",
+        "Die Berufsgenossenschaft verwies auf das Urteil (Az. 3 U 17/22) des Oberlandesgerichts.",
+        "Die Unfallkasse lehnte ab (Az. 3 12 4).",
+    ],
+)  # fmt: skip
+def test_permit_v7_table(marked: str) -> None:
+    check_table_row(PermitNumberRecognizerV7(), marked, "PERMIT_NUMBER")
+
+
+def test_version_6_keeps_its_meaning_for_v7s_forms() -> None:
+    text = "Sie lehnte ab (Unfallaktenzeichen 2022 118 640 7). Die Unfallkasse lehnte ab (Az. 5 23 118 904 7)."
+    assert PermitNumberRecognizerV6().analyze(text) == []
+
+
+def test_recognizers_18_runs_the_new_versions_in_place_of_the_old() -> None:
+    from deid.anonymizer.recognizers import RECOGNIZER_SETS
+
+    new = {f"deid.recognizers.{n}" for n in ("permit_number.v7", "clinic_name.v4", "venue_name.v5", "street_name.v5")}
+    old = {f"deid.recognizers.{n}" for n in ("permit_number.v6", "clinic_name.v3", "venue_name.v4", "street_name.v4")}
+    assert new <= set(RECOGNIZER_SETS[18]) and not old & set(RECOGNIZER_SETS[18])
+    assert not new & set(RECOGNIZER_SETS[17])  # 17 keeps its meaning

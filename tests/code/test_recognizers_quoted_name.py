@@ -17,6 +17,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
     VenueNameRecognizerV4,
+    VenueNameRecognizerV5,
 )
 
 
@@ -223,3 +224,21 @@ def test_venue_name_v4_table(marked: str) -> None:
 
 def test_venue_name_version_3_keeps_its_meaning() -> None:
     assert VenueNameRecognizerV3().analyze("betreibt unter der Bezeichnung „Lichtmoment Fotografie“ ein Fotostudio") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Sie ist mit der Apotheke „[[Am Rathaus]]“ in Neuötting zu einem Notdienstkreis zusammengefasst.",
+        "Der Kläger betreibt unter der Bezeichnung „[[Lichtmoment Fotografie]]“ ein Fotostudio in Rottenburg.",
+        # negatives: a pharmacy without a name in quotes; a term the court discusses
+        "Die Apotheke lehnte die Abgabe des Arzneimittels ab.",
+        "Die Tätigkeit wird unter der Bezeichnung „Jobcenter“ wahrgenommen.",
+    ],
+)  # fmt: skip
+def test_venue_name_v5_table(marked: str) -> None:
+    check_table_row(VenueNameRecognizerV5(), marked, "FIRM_NAME")
+
+
+def test_venue_name_version_4_keeps_its_meaning() -> None:
+    assert VenueNameRecognizerV4().analyze("mit der Apotheke „Am Rathaus“ in Neuötting") == []

@@ -106,3 +106,28 @@ def test_version_3_keeps_its_meaning_for_a_corner() -> None:
 
     text = "an der Ecke Kirchgasse/Rathausplatz"
     assert [text[s.start : s.end] for s in StreetNameRecognizerV3().analyze(text)] == ["Kirchgasse"]
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Im Bereich der Einmündung des [[Kapellenwegs]] bog der Beklagte mit seinem Traktor ein.",
+        "Die Gemeinde rechnet den Ausbau des [[Mühlweges]] als erstmalige Herstellung ab.",
+        "Der Unfall ereignete sich auf Höhe des [[Lindenplatzes]].",
+        # negatives: the law's way, a field track, an everyday compound, no road's part before
+        "Im Bereich des Verwaltungsrechtswegs gilt anderes.",
+        "Am Ende des Feldwegs stand ein Stadel.",
+        "Die Einmündung des Gehweges war vereist.",
+        "Die Kosten des Lösungsweges trägt der Kläger.",
+    ],
+)  # fmt: skip
+def test_street_name_v5_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV5
+
+    check_table_row(StreetNameRecognizerV5(), marked, "STREET_NAME")
+
+
+def test_version_4_keeps_its_meaning_for_a_genitive() -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV4
+
+    assert StreetNameRecognizerV4().analyze("Im Bereich der Einmündung des Kapellenwegs bog er ein.") == []

@@ -40,6 +40,7 @@ from deid.anonymizer.recognizers.clinic_name import (
     ClinicNameRecognizer,
     ClinicNameRecognizerV2,
     ClinicNameRecognizerV3,
+    ClinicNameRecognizerV4,
 )
 from deid.anonymizer.recognizers.commercial_register import CommercialRegisterRecognizer
 from deid.anonymizer.recognizers.contract_number import (
@@ -89,6 +90,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV4,
     PermitNumberRecognizerV5,
     PermitNumberRecognizerV6,
+    PermitNumberRecognizerV7,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer
@@ -102,6 +104,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
     VenueNameRecognizerV4,
+    VenueNameRecognizerV5,
 )
 from deid.anonymizer.recognizers.role_name import RoleNameRecognizer, RoleNameRecognizerV2
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
@@ -110,6 +113,7 @@ from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizerV2,
     StreetNameRecognizerV3,
     StreetNameRecognizerV4,
+    StreetNameRecognizerV5,
 )
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
@@ -295,6 +299,15 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # a business traded under a name as a studio, salon, practice or kiosk ("unter der
     # Bezeichnung „Lichtmoment Fotografie“ ein Fotostudio")
     "deid.recognizers.venue_name.v4": VenueNameRecognizerV4,
+    # a file number after a compound of "-aktenzeichen" ("Unfallaktenzeichen 2022 118 640 7"),
+    # an insurer's word as an authority's (the batch of the twenty-second session)
+    "deid.recognizers.permit_number.v7": PermitNumberRecognizerV7,
+    # no clinic's name where a big city alone follows the kind word ("am Klinikum Passau")
+    "deid.recognizers.clinic_name.v4": ClinicNameRecognizerV4,
+    # a pharmacy's name in quotes ("mit der Apotheke „Am Rathaus“")
+    "deid.recognizers.venue_name.v5": VenueNameRecognizerV5,
+    # a street of a weak word in the genitive after a road's part ("der Einmündung des Kapellenwegs")
+    "deid.recognizers.street_name.v5": StreetNameRecognizerV5,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -358,6 +371,10 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     17: ({"deid.recognizers.brand_name.v5": "deid.recognizers.brand_name.v4",
           "deid.recognizers.license_plate.v2": "deid.recognizers.license_plate.v1",
           "deid.recognizers.venue_name.v4": "deid.recognizers.venue_name.v3"}, frozenset()),
+    18: ({"deid.recognizers.permit_number.v7": "deid.recognizers.permit_number.v6",
+          "deid.recognizers.clinic_name.v4": "deid.recognizers.clinic_name.v3",
+          "deid.recognizers.venue_name.v5": "deid.recognizers.venue_name.v4",
+          "deid.recognizers.street_name.v5": "deid.recognizers.street_name.v4"}, frozenset()),
 }  # fmt: skip
 
 

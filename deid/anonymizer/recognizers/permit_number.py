@@ -260,3 +260,27 @@ class PermitNumberRecognizerV6(PermitNumberRecognizerV5):
         Pattern("certificate_nr_solid", rf"{_CERTIFICATE_NR_KEY}{_COLON}{_SOLID}", 0.75),
         Pattern("number_mixed", rf"{_NUMBER_KEY}{_COLON}{_MIXED_ID}", 0.75),
     )
+
+
+# Version 7 (the batch of the twenty-second session, written before the chain ran on it): a file
+# number after a compound naming whose file it is ("lehnte die Anerkennung ab
+# (Unfallaktenzeichen 2022 118 640 7)", "Schadensaktenzeichen"), which version 6 read only after
+# the bare word and with an authority word near: the compound names a file that is no court's
+# (not "Gerichtsaktenzeichen"); and an insurer's or a fund's word as the context of a bare
+# "Az." ("Die Berufsgenossenschaft lehnte … ab (Az. 5 23 118 904 7)"), where a public insurer
+# decides as an authority does.
+_COMPOUND_FILE_KEY = r"(?<![\w\-])(?!Gerichts)[A-ZÄÖÜ][a-zäöüß]{2,}aktenzeichen(?:s)?"
+
+
+class PermitNumberRecognizerV7(PermitNumberRecognizerV6):
+    """Version 6, a file number after a compound of "-aktenzeichen", an insurer's word as
+    context."""
+
+    PATTERNS = (
+        *PermitNumberRecognizerV6.PATTERNS,
+        Pattern("compound_file", rf"{_COMPOUND_FILE_KEY}{_COLON}{_ID_V6}", 0.75),
+        Pattern("compound_file_spaced", rf"{_COMPOUND_FILE_KEY}{_COLON}{_SPACED_DIGITS}", 0.75),
+        Pattern("compound_file_solid", rf"{_COMPOUND_FILE_KEY}{_COLON}{_SOLID}", 0.75),
+    )
+    CONTEXT = (*PermitNumberRecognizerV6.CONTEXT, "berufsgenossenschaft", "unfallkasse", "krankenkasse",
+               "pflegekasse", "familienkasse", "rentenversicherung", "versicherer")  # fmt: skip

@@ -165,3 +165,34 @@ class StreetNameRecognizerV4(StreetNameRecognizerV3):
     """Version 3 and the second street of a corner after a slash ("Ecke Kirchgasse/Rathausplatz")."""
 
     PATTERNS = (*StreetNameRecognizerV3.PATTERNS, Pattern("street_after_slash", _AFTER_SLASH, 0.6))
+
+
+# Version 5 (the batch of the twenty-second session, written before the chain ran on it): a
+# street of a weak word in the genitive after a word of a road's part or place ("im Bereich der
+# Einmündung des Kapellenwegs", "der Ausbau des Mühlwegs", "auf Höhe des Lindenplatzes"),
+# which version 4 read only after its cues of the nominative and dative ("am Kapellenweg"). "des"
+# alone is no cue: "des Verwaltungsrechtswegs", "des Lösungswegs" are the law's ways; an everyday
+# compound of the lexicon stays out ("des Gehweges", "des Parkplatzes"); a side is no road's part
+# ("auf der gegenüberliegenden Seite des Stadtplatzes": a town's square, which the dev set leaves).
+_ROAD_PART = (
+    r"(?:Einmündung|Kreuzung|Ende|Anfang|Beginn|Verlauf|Ausbau|Abschnitt|Anlieger|Höhe|Bereich|Fahrbahn"
+    r"|Rand|Einfahrt|Ausfahrt|Ecke|Anwesen)(?:s|es|n)?"
+)
+_GENITIVE_NAME = rf"(?P<cue>(?<![\w\-]){_ROAD_PART}{_S}des{_S})(?P<value>{_W}{_WEAK}e?s)(?![\w\-])"
+_LEGAL_WAYS_GENITIVE = re.compile(
+    r"(?:rechts|instanzen|dienst|beschwerde|klage|verwaltungs|gerichts|rechtsmittel|arbeits|schul|heim|lösungs"
+    r"|zugangs|wirtschafts|flur|feld|wald|forst|rad|geh|fuß|zufahrts|park|spiel)(?:weg|platz)e?s$",
+    re.IGNORECASE,
+)
+
+
+class StreetNameRecognizerV5(StreetNameRecognizerV4):
+    """Version 4 and a street of a weak word in the genitive after a road's part ("der
+    Einmündung des Kapellenwegs")."""
+
+    PATTERNS = (*StreetNameRecognizerV4.PATTERNS, Pattern("street_genitive", _GENITIVE_NAME, 0.6))
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        if _LEGAL_WAYS_GENITIVE.search(match.group("value")):
+            return  # a field track's or the law's way, not a street's name
+        yield from super().candidates(text, match)
