@@ -30,6 +30,7 @@ from deid.anonymizer.policy import (
     keep_zones,
     lone_compound,
     nouns_by_grammar,
+    participle_at_sentence_start,
     public_word,
     unsure,
 )
@@ -277,6 +278,13 @@ register(RECOGNIZERS, 18, RecognizersConfig,
                      "Kissingen'); venue_name.v5: a pharmacy's name in quotes ('mit der Apotheke „Am Rathaus“'); "
                      "street_name.v5: a street of a weak word in the genitive after a road's part ('der Einmündung "
                      "des Kapellenwegs')")(_recognizers_step(18))  # fmt: skip
+register(RECOGNIZERS, 19, RecognizersConfig,
+         description="recognizers@18 with place_name.v2: a town of the list after a word of direction ('auf der "
+                     "Terrasse der Mittelbergalpe oberhalb von Oberstaufen'; no big city, no ordinary or frequent "
+                     "word), an alpine pasture's or hut's name by its word ('der Mittelbergalpe'); street_name.v6: "
+                     "both streets of a corner where one is named by an adjective and a field word ('Kreuzung "
+                     "Unterer Markt / Oberer Graben'); role_name.v3: the name in apposition after the noun and "
+                     "whose it is ('Der Marktmeister der Stadt, Hans Wagner, hat …')")(_recognizers_step(19))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -559,6 +567,16 @@ def regions_v2(cfg: NoConfig) -> Step:
 def lowercase_v1(cfg: NoConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         return [s for s in spans if not _lowercase_model_word(text, s)]
+
+    return run
+
+
+@register(LOWERCASE, 2, NoConfig, filter=True,
+          description="lowercase@1, and a present participle capitalized at a sentence's start ('Strafschärfend "
+                      "wirkt, dass …'): a word in lowercase that no gazetteer holds as a name or place")  # fmt: skip
+def lowercase_v2(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [s for s in spans if not (_lowercase_model_word(text, s) or participle_at_sentence_start(text, s))]
 
     return run
 
@@ -885,6 +903,9 @@ register(EXTENT, 7, NoConfig,
 register(EXTENT, 8, NoConfig,
          description="extent@7 and a hamlet's numbered house the model read as a place, before a comma, a "
                      "stop or its town ('des Hofes Hinterberg 2 in Schleching'), or after the house's word ('Ihr Wohnhaus Oed 4 liegt'): one rare word, no big city")(_extent_step(8))  # fmt: skip
+register(EXTENT, 9, NoConfig,
+         description="extent@8 and the same house number after a street of a declined adjective and a field word "
+                     "the model read as a place ('Sie wohnt Unterer Markt 3 in Eslarn')")(_extent_step(9))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

@@ -72,6 +72,10 @@ what a decision written in clear spells out:
   only in brackets or before a postcode, version 6 only after a town and a comma. One rare word
   (no Wiktionary noun, Zipf below 4), no big city ("Berlin 2" names no house).
 
+* version 9 (probes written for the purpose in the twenty-second session): the same house
+  number after a street named by a declined adjective and a field word that the model read as a
+  place ("Sie wohnt [Unterer Markt] 3 in Eslarn", "[Oberer Graben] 12, 92648 …").
+
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
 """
@@ -172,9 +176,17 @@ _DWELLING_BEFORE = re.compile(
 _HOUSE_NUMBER = re.compile(r"[ \u00a0]\d{1,3}[a-z]?(?![\w\-/.,]\d|\w)")
 
 
-def _hamlet_house(text: str, span: Span) -> re.Match[str] | None:
-    """The house number after a place span that is a hamlet's name (version 8)."""
+# version 9: a street of a declined adjective and a field word the model read as a place
+# ("Sie wohnt [Unterer Markt] 3 in Eslarn")
+_ADJECTIVE_STREET = re.compile(rf"{STREET_PREFIX_WORD}[ \u00a0][A-ZÄÖÜ][a-zäöüß]+")
+
+
+def _hamlet_house(text: str, span: Span, version: int = 8) -> re.Match[str] | None:
+    """The house number after a place span that is a hamlet's name (version 8), or a street of
+    an adjective and a field word (version 9)."""
     name = text[span.start : span.end]
+    if version >= 9 and span.label in _PLACES and _ADJECTIVE_STREET.fullmatch(name) and FIELD_STREET_WORD.search(name):
+        return _HOUSE_NUMBER_BEFORE_TOWN.match(text, span.end)
     if span.label not in _PLACES or not _HAMLET_NAME.fullmatch(name) or is_big_city(name):
         return None
     if is_common_noun(name) or zipf(name) >= _HAMLET_MAX_ZIPF:
@@ -189,7 +201,7 @@ def _address(text: str, span: Span, zones: Ranges, version: int = 3) -> Span | N
     version 8: a hamlet's house before a comma, a stop or its town)."""
     m = _HOUSE_NUMBER_AFTER.match(text, span.end)
     if m is None and version >= 8:
-        m = _hamlet_house(text, span)
+        m = _hamlet_house(text, span, version)
     if span.label not in _ADDRESS_NAMES or m is None or zones.overlaps(span.end, m.end()):
         return None
     if text[m.end()] == ")" and text[max(0, span.start - 1) : span.start] != "(":

@@ -18,10 +18,11 @@ from typing import Any
 
 from deid.anonymizer.judges import judge_zones_v3
 from deid.schema import LITERATURE, MODEL_SOURCE, PERSON, PUBLIC_ENTITY, Span, coarse_label
-from deid.words.lexicon import is_common_noun, reads_as_noun
+from deid.words.lexicon import LEX_UNKNOWN, is_common_noun, lexical_class, reads_as_noun
 from deid.words.public import public_words
 from deid.words.shape_cues import is_role
-from deid.words.shapes import plain_compound
+from deid.words.gazetteer import cities, person_and_place_names
+from deid.words.shapes import plain_compound, zipf
 from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, alternation
 
 _COURT_WORDS = (
@@ -559,6 +560,28 @@ def _lowercase_model_word(text: str, span: Span) -> bool:
     Bülow", "de Maizière")."""
     surface = text[span.start : span.end]
     return span.source == MODEL_SOURCE and surface[:1].islower() and not _NAME_PARTICLE.match(surface)
+
+
+# lowercase@2: a present participle at a sentence's start, where German capitalizes it
+# ("Strafschärfend wirkt, dass …", "Zusammenfassend ist …"): a word in lowercase (wordfreq knows
+# it; "-end", "-ernd", "-elnd") that neither Wiktionary ("Abend", "Westend") nor a gazetteer holds
+_PARTICIPLE = re.compile(r"[A-ZÄÖÜ][a-zäöüß]{3,}(?:e|er|el)nd")
+_SENTENCE_START_BEFORE = re.compile(r"(?:\A|\n|[.!?][ \u00a0])[ \u00a0]*$")
+_PARTICIPLE_MIN_ZIPF = 1.0
+
+
+def participle_at_sentence_start(text: str, span: Span) -> bool:
+    """A model span that is a present participle capitalized at a sentence's start."""
+    surface = text[span.start : span.end]
+    return (
+        span.source == MODEL_SOURCE
+        and _PARTICIPLE.fullmatch(surface) is not None
+        and _SENTENCE_START_BEFORE.search(text, max(0, span.start - 4), span.start) is not None
+        and zipf(surface.lower()) >= _PARTICIPLE_MIN_ZIPF
+        and lexical_class(surface) == LEX_UNKNOWN
+        and surface not in person_and_place_names()
+        and surface not in cities()
+    )
 
 
 # "Berufungs- und Berufungsbegründungsschrift": the first part of a shortened compound

@@ -285,3 +285,19 @@ def test_version_8_reads_a_hamlets_house_before_its_town(text: str, place: str, 
     out = Chain([step("extent", 8)])(text, [span])
     assert [(text[s.start : s.end], s.label) for s in out] == expected
     assert Chain([step("extent", 7)])(text, [span]) == [span]  # version 7 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "expected"),
+    [
+        ("Sie wohnt Unterer Markt 3 in Eslarn.", "Unterer Markt", [("Unterer Markt 3", "STREET")]),
+        ("Sie wohnt Hinterer Anger 7, gleich neben der Kirche.", "Hinterer Anger", [("Hinterer Anger 7", "STREET")]),
+        # no field word after the adjective: no street
+        ("Er ist Mitglied im Großen Senat 2 Jahre lang.", "Großen Senat", [("Großen Senat", LOCATION)]),
+    ],
+)  # fmt: skip
+def test_version_9_reads_a_house_after_an_adjectives_street(text: str, place: str, expected: list[tuple[str, str]]) -> None:
+    span = _at(text, place, LOCATION)
+    out = Chain([step("extent", 9)])(text, [span])
+    assert [(text[s.start : s.end], s.label) for s in out] == expected
+    assert Chain([step("extent", 8)])(text, [span]) == [span]  # version 8 keeps its meaning

@@ -77,3 +77,25 @@ def test_version_1_keeps_its_meaning_for_a_hyphenated_noun() -> None:
     assert RoleNameRecognizer().analyze(text) == []
     assert "deid.recognizers.role_name.v2" in RECOGNIZER_SETS[16]
     assert "deid.recognizers.role_name.v2" not in RECOGNIZER_SETS[15]
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Marktmeister der Stadt, [[Hans Wagner]], hat die Bewertungsmatrix erläutert.",
+        "Die Sachbearbeiterin des Landratsamts, [[Petra Huber]], erklärte, der Antrag sei unvollständig.",
+        # negatives: a judge's or a lawyer's title; a thing's noun; a common noun after the first name
+        "Der Vorsitzende des Vereins, Hans Wagner, sagte, das Fest falle aus.",
+        "Die Kirche der Gemeinde, Maria Himmelfahrt, ist denkmalgeschützt.",
+    ],
+)  # fmt: skip
+def test_role_name_v3_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.role_name import RoleNameRecognizerV3
+
+    check_table_row(RoleNameRecognizerV3(), marked, "ROLE_NAME")
+
+
+def test_version_2_keeps_its_meaning_for_an_apposition() -> None:
+    from deid.anonymizer.recognizers.role_name import RoleNameRecognizerV2
+
+    assert RoleNameRecognizerV2().analyze("Der Marktmeister der Stadt, Hans Wagner, hat") == []

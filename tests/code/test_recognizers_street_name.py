@@ -131,3 +131,26 @@ def test_version_4_keeps_its_meaning_for_a_genitive() -> None:
     from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV4
 
     assert StreetNameRecognizerV4().analyze("Im Bereich der Einmündung des Kapellenwegs bog er ein.") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Unfall ereignete sich an der Kreuzung [[Unterer Markt]] / [[Oberer Graben]].",
+        "Sie wartete an der Ecke [[Hauptstraße]]/[[Oberer Graben]] auf den Bus.",
+        "Er bog an der Einmündung [[Alter Stadtgraben]]/[[Kirchgasse]] ab.",
+        # negatives: no street's field word after the adjective; no corner's word before
+        "Die Sache liegt beim Großen Senat/Kleinen Senat.",
+        "Der Weg führt vom Unteren Markt zum Oberen Graben.",
+    ],
+)  # fmt: skip
+def test_street_name_v6_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV6
+
+    check_table_row(StreetNameRecognizerV6(), marked, "STREET_NAME")
+
+
+def test_version_5_keeps_its_meaning_for_an_adjectives_corner() -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV5
+
+    assert StreetNameRecognizerV5().analyze("an der Kreuzung Unterer Markt / Oberer Graben") == []

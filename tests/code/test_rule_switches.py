@@ -242,7 +242,7 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     assert [(s.name, s.config) for s in cfg.chain[2:]] == [(s.name, s.config) for s in shipped[2:-1]]
     assert shipped[1].config.recognizers == {"deid.recognizers.date_of_birth.v2": {"min_score": 0.55}}
     assert [s.name for s in cfg.chain if s.version != shipped[cfg.chain.index(s)].version] == [
-        "model", "recognizers", "keep_zones", "common_nouns", "no_name_shape", "consistency",
+        "model", "recognizers", "keep_zones", "common_nouns", "lowercase", "no_name_shape", "consistency",
     ]  # fmt: skip
     assert cfg.model.precision == "fp32" and shipped[0].config.precision == "auto"
     assert cfg.step("recognizers").overrides() == {"recognizers": LEGACY["recognizers"]["recognizers"]}

@@ -228,3 +228,19 @@ def test_version_4_drops_the_other_mentions_of_a_noun_by_its_grammar() -> None:
     text = "Der Kläger ist Jäger. Ab diesem Tag müssen Jäger die Tiere melden. Der Zeuge Jäger bestätigte das."
     spans = [_at(text, "Jäger", PERSON, nth=n, score=0.97) for n in range(3)]
     assert Chain([step("common_nouns", 4)])(text, spans) == [spans[2]]
+
+
+@pytest.mark.parametrize(
+    "text, word, dropped",
+    [
+        ("Der Angeklagte hat gestanden.\n4\nStrafschärfend wirkt, dass er planmäßig vorging.", "Strafschärfend", True),
+        ("Der Schaden ist ersetzt. Strafmildernd wirkt das Geständnis.", "Strafmildernd", True),
+        # not mid-sentence; not a place that ends so
+        ("Das Gericht wertet Strafschärfend als Namen.", "Strafschärfend", False),
+        ("Der Kläger zog 2019 um. Westend ist ein Stadtteil.", "Westend", False),
+    ],
+)  # fmt: skip
+def test_lowercase_v2_drops_a_participle_at_a_sentences_start(text: str, word: str, dropped: bool) -> None:
+    span = _at(text, word, OTHER, score=0.99)
+    assert (Chain([step("lowercase", 2)])(text, [span]) == []) is dropped
+    assert Chain([step("lowercase", 1)])(text, [span]) == [span]  # version 1 keeps its meaning

@@ -93,7 +93,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV7,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
-from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer
+from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer, PlaceNameRecognizerV2
 from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizer,
     BrandNameRecognizerV2,
@@ -106,7 +106,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     VenueNameRecognizerV4,
     VenueNameRecognizerV5,
 )
-from deid.anonymizer.recognizers.role_name import RoleNameRecognizer, RoleNameRecognizerV2
+from deid.anonymizer.recognizers.role_name import RoleNameRecognizer, RoleNameRecognizerV2, RoleNameRecognizerV3
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
 from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizer,
@@ -114,6 +114,7 @@ from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizerV3,
     StreetNameRecognizerV4,
     StreetNameRecognizerV5,
+    StreetNameRecognizerV6,
 )
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
@@ -308,6 +309,13 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.venue_name.v5": VenueNameRecognizerV5,
     # a street of a weak word in the genitive after a road's part ("der Einmündung des Kapellenwegs")
     "deid.recognizers.street_name.v5": StreetNameRecognizerV5,
+    # a town of the list after a word of direction ("oberhalb von Oberstaufen"), an alpine
+    # pasture's name ("der Mittelbergalpe")
+    "deid.recognizers.place_name.v2": PlaceNameRecognizerV2,
+    # both streets of a corner where one is an adjective's ("Kreuzung Unterer Markt / Oberer Graben")
+    "deid.recognizers.street_name.v6": StreetNameRecognizerV6,
+    # the name in apposition after the noun and whose it is ("Der Marktmeister der Stadt, Hans Wagner,")
+    "deid.recognizers.role_name.v3": RoleNameRecognizerV3,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -375,6 +383,9 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
           "deid.recognizers.clinic_name.v4": "deid.recognizers.clinic_name.v3",
           "deid.recognizers.venue_name.v5": "deid.recognizers.venue_name.v4",
           "deid.recognizers.street_name.v5": "deid.recognizers.street_name.v4"}, frozenset()),
+    19: ({"deid.recognizers.place_name.v2": "deid.recognizers.place_name.v1",
+          "deid.recognizers.street_name.v6": "deid.recognizers.street_name.v5",
+          "deid.recognizers.role_name.v3": "deid.recognizers.role_name.v2"}, frozenset()),
 }  # fmt: skip
 
 

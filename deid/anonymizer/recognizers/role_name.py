@@ -89,3 +89,20 @@ class RoleNameRecognizerV2(RoleNameRecognizer):
         if self.names_a_person(text, match, noun, closed=_THIRD_NAME.match(text, match.end("value")) is None):
             yield match.span("value")
 
+
+
+# Version 3 (the batch of the twenty-second session, written before the chain ran on it): the
+# name in apposition after the noun and whose it is, between commas ("Der Marktmeister der Stadt,
+# Hans Wagner, hat …", "die Sachbearbeiterin des Landratsamts, Petra Huber,"), which versions 1
+# and 2 read only right after the noun; the model left this one whole.
+_APPOSITION = (
+    rf"(?=[A-ZÄÖÜ])(?<![\w\-])(?:[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]*-)*{_WORD}{_S}(?:des|der){_S}{_WORD}(?:{_S}{_WORD})?,{_S}"
+    rf"(?=(?P<value>(?P<first>{_WORD}(?:-{_WORD})?){_S}(?P<last>{_WORD}(?:-{_WORD})?))(?:,|{_S}\())"
+)
+
+
+class RoleNameRecognizerV3(RoleNameRecognizerV2):
+    """Version 2, and the name in apposition after the noun and whose it is ("Der Marktmeister
+    der Stadt, Hans Wagner, hat …")."""
+
+    PATTERNS = (*RoleNameRecognizerV2.PATTERNS, Pattern("noun_of_whom_first_last", _APPOSITION, 0.7))

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 from deid.words.lexicon import is_common_noun
-from deid.words.vocab import LOWER, STREET_PREFIX_WORD, STREET_PREPOSITION
+from deid.words.vocab import FIELD_STREET_HEADS, LOWER, STREET_PREFIX_WORD, STREET_PREPOSITION, alternation
 
 _S = r"[ \u00a0]"
 _W = r"[A-ZÄÖÜ][a-zäöüß]+"
@@ -195,4 +195,35 @@ class StreetNameRecognizerV5(StreetNameRecognizerV4):
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         if _LEGAL_WAYS_GENITIVE.search(match.group("value")):
             return  # a field track's or the law's way, not a street's name
+        yield from super().candidates(text, match)
+
+
+# Version 6 (probes written for the purpose in the twenty-second session): both streets of a
+# corner or junction where one is named by a declined adjective and a field word ("an der
+# Kreuzung Unterer Markt / Oberer Graben", "Ecke Hauptstraße/Oberer Graben"), which version 5
+# read only where each had a street's own word.
+_FIELD_HEAD = rf"(?:{alternation(FIELD_STREET_HEADS)})"
+_ADJECTIVE_STREET = rf"{STREET_PREFIX_WORD}{_S}(?:[A-ZÄÖÜ][a-zäöüß]*{_FIELD_HEAD}|(?i:{_FIELD_HEAD}))"
+_ANY_STREET = rf"(?:{_ADJECTIVE_STREET}|{_W}{_STRONG}|{_W}{_WEAK}|{_W}er{_S}(?:Straße|Gasse|Allee|Weg|Platz))"
+_ADJECTIVE_CORNER = (
+    rf"(?<![\w\-])(?:Ecke|Kreuzung|Einmündung){_S}(?P<first>{_ANY_STREET}){_S}?/{_S}?"
+    rf"(?P<value>{_ANY_STREET})(?![\w\-])"
+)
+
+
+class StreetNameRecognizerV6(StreetNameRecognizerV5):
+    """Version 5 and both streets of a corner where one is named by an adjective and a field
+    word ("Kreuzung Unterer Markt / Oberer Graben")."""
+
+    PATTERNS = (*StreetNameRecognizerV5.PATTERNS, Pattern("adjective_corner", _ADJECTIVE_CORNER, 0.6))
+
+    def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+        if "first" in match.re.groupindex:
+            if not any(re.fullmatch(_ADJECTIVE_STREET, match.group(g)) for g in ("first", "value")):
+                return  # two streets of their own words: version 4's pattern reads them
+            for group in ("first", "value"):
+                name = match.group(group)
+                if not (self.GENERIC.match(name) or _LEGAL_WAYS.search(name)):
+                    yield match.span(group)
+            return
         yield from super().candidates(text, match)
