@@ -18,10 +18,10 @@ from typing import Any
 
 from deid.anonymizer.judges import judge_zones_v3
 from deid.schema import LITERATURE, MODEL_SOURCE, PERSON, PUBLIC_ENTITY, Span, coarse_label
+from deid.words.gazetteer import cities, person_and_place_names
 from deid.words.lexicon import LEX_UNKNOWN, is_common_noun, lexical_class, reads_as_noun
 from deid.words.public import public_words
 from deid.words.shape_cues import is_role
-from deid.words.gazetteer import cities, person_and_place_names
 from deid.words.shapes import plain_compound, zipf
 from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, alternation
 
@@ -509,7 +509,7 @@ def noun_by_grammar(text: str, span: Span) -> bool:
     return bool(_SUBJECT_IS_BEFORE.search(text, low, span.start) and _SENTENCE_END_AFTER.match(text, span.end))
 
 
-_WORD_BEFORE = re.compile(r"(\S+)[ \u00a0]$")
+_TOKEN_BEFORE = re.compile(r"(\S+)[ \u00a0]$")
 
 
 def nouns_by_grammar(text: str, spans: list[Span]) -> list[bool]:
@@ -525,7 +525,7 @@ def nouns_by_grammar(text: str, spans: list[Span]) -> list[bool]:
     out = []
     for span, f in zip(spans, found):
         if not f and span.source == MODEL_SOURCE and coarse_label(span.label) == PERSON and text[span.start : span.end] in forms:
-            before = _WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
+            before = _TOKEN_BEFORE.search(text, max(0, span.start - 40), span.start)
             f = before is None or not (is_role(before.group(1)) or before.end(1) in ends)  # "Zeuge Jäger", "Anna Jäger"
         out.append(f)
     return out
