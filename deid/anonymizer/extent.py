@@ -74,7 +74,7 @@ what a decision written in clear spells out:
 
 * version 9 (probes written for the purpose in the twenty-second session): the same house
   number after a street named by a declined adjective and a field word that the model read as a
-  place ("Sie wohnt [Unterer Markt] 3 in Eslarn", "[Oberer Graben] 12, 92648 …").
+  place ("Sie wohnt [Unterer Markt] 3 in Eslarn", "[Hinterer Anger] 7, gleich neben der Kirche").
 
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
