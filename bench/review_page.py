@@ -156,7 +156,7 @@ def screenshots(driver: Any, url: str, target: Path) -> list[str]:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.select import Select
 
-    from tests.code.review_data import DIRECTOR
+    from tests.code.review_data import OFFICER
 
     target.mkdir(parents=True, exist_ok=True)
     fresh_page(driver, url)
@@ -165,7 +165,7 @@ def screenshots(driver: Any, url: str, target: Path) -> list[str]:
     wait_for(lambda: driver.execute_script("return state.queue && state.queue.order === 'uncertain'"), "the order")
     driver.find_element(By.CSS_SELECTOR, "#queue-list button").click()
     wait_for(lambda: _ready(driver), "the first document")
-    select_text(driver, DIRECTOR)
+    select_text(driver, OFFICER)  # the name no rule reads: the reviewer adds it
     ActionChains(driver).send_keys("1", "m").perform()
     driver.execute_script("select(state.spans.find(s => s.status === 'open')); document.getElementById('doc').focus()")
     ActionChains(driver).send_keys("a", "r").perform()

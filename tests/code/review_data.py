@@ -1,7 +1,9 @@
 """Real decisions for the review workbench's tests and benchmark: bundled decisions of three
 courts, each with the contact block an unredacted original carries (a managing director's
-name, an address, an e-mail address, a phone and an account number) after its first lines,
-so the rules propose spans of several types and scores, and a name is left for the reviewer.
+name, an authorised officer's, an address, an e-mail address, a phone and an account number)
+after its first lines, so the rules propose spans of several types and scores, and a name is
+left for the reviewer (the officer's surname after "Frau", which no rule reads; the director's
+name in apposition has been a rule's since role_name.v3).
 Three are written as text files, two as DOCX, as a queue folder holds them. And a 100-page
 DOCX of the longest bundled decisions, for progress and cancel."""
 
@@ -17,8 +19,10 @@ from tests.conftest import read_source
 QUEUE = ("bverwg/010224U2A7.23.0", "bag/9-azr-115-23", "bfh/STRE202450071", "bag/5-azr-177-23",
          "bverwg/010324B20F14.23.0")  # fmt: skip
 DIRECTOR = "Thomas Brückner"
+OFFICER = "Lechner"
 IBAN = "DE89 3704 0044 0532 0130 00"
 CONTACT = (f"Der Geschäftsführer der Klägerin, {DIRECTOR}, wohnt in der Lindenallee 17, 80331 München. "
+           f"Prokuristin der Klägerin ist Frau {OFFICER}. "
            "Die Klägerin ist erreichbar unter kanzlei.berger@beispiel-recht.de oder Telefon 089 12345678, "
            f"Konto IBAN {IBAN}.")  # fmt: skip
 
