@@ -168,7 +168,14 @@ _ADDRESS_NAMES = frozenset({PERSON, LOCATION, SEAT, STREET, OTHER})
 _HOUSE_NUMBER_BEFORE_TOWN = re.compile(
     r"[ \u00a0]\d{1,3}[a-z]?(?=[,;)]|\.(?:\s|$)|[ \u00a0](?:in|bei)[ \u00a0][A-ZÄÖÜ])"
 )
-_HAMLET_NAME = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?")
+_HAMLET_MAX_ZIPF = 4.0  # a hamlet's name is a rare word ("Hofmark" 2.3); "Blatt", "Heft" are not
+
+
+def _rare_name(word: str) -> bool:
+    """A hamlet's name: no ordinary or frequent word ("Blatt 22", "Heft 3", "Markt 3")."""
+    return not is_common_noun(word) and zipf(word) < _HAMLET_MAX_ZIPF
+
+
 # or after the word for the house, whatever follows ("Ihr Wohnhaus [Oed] 4 liegt etwa 290 m")
 _DWELLING_BEFORE = re.compile(
     r"(?<![\w\-])(?:Wohnhaus(?:es)?|Wohnanwesen(?:s)?|Anwesen(?:s)?|Hof(?:es|s)?|Hofstelle|Haus(?:es)?|Gebäude(?:s)?)[ \u00a0]$"
@@ -187,10 +194,8 @@ def _hamlet_house(text: str, span: Span, version: int = 8) -> re.Match[str] | No
     name = text[span.start : span.end]
     if version >= 9 and span.label in _PLACES and _ADJECTIVE_STREET.fullmatch(name) and FIELD_STREET_WORD.search(name):
         return _HOUSE_NUMBER_BEFORE_TOWN.match(text, span.end)
-    if span.label not in _PLACES or not _HAMLET_NAME.fullmatch(name) or is_big_city(name):
+    if span.label not in _PLACES or not _ONE_WORD.fullmatch(name) or is_big_city(name) or not _rare_name(name):
         return None
-    if is_common_noun(name) or zipf(name) >= _HAMLET_MAX_ZIPF:
-        return None  # "Stadt 2", "Markt 3": no hamlet's name
     if _DWELLING_BEFORE.search(text, max(0, span.start - 20), span.start):
         return _HOUSE_NUMBER.match(text, span.end)
     return _HOUSE_NUMBER_BEFORE_TOWN.match(text, span.end)
@@ -370,9 +375,6 @@ _HAMLET_AFTER = re.compile(
 )
 
 
-_HAMLET_MAX_ZIPF = 4.0  # a hamlet's name is a rare word ("Hofmark" 2.3); "Blatt", "Heft" are not
-
-
 def _hamlet_addresses(text: str, spans: Sequence[Span], zones: Ranges) -> list[Span]:
     """The numbered house of a hamlet written after a town and a comma (version 6)."""
     taken = Ranges((s.start, s.end) for s in spans)
@@ -381,7 +383,7 @@ def _hamlet_addresses(text: str, spans: Sequence[Span], zones: Ranges) -> list[S
         if not (span.label in _PLACES or _ends_in_town(text, span)):
             continue
         m = _HAMLET_AFTER.match(text, span.end)
-        if m is None or is_common_noun(m.group("name")) or zipf(m.group("name")) >= _HAMLET_MAX_ZIPF:
+        if m is None or not _rare_name(m.group("name")):
             continue  # an ordinary or a frequent word and its number: "Blatt 22", "Heft 3"
         start, end = m.start("name"), m.end()
         if not (taken.overlaps(start, end) or zones.overlaps(start, end)):

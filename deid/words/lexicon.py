@@ -38,9 +38,12 @@ def entries() -> Iterator[tuple[str, frozenset[str], tuple[str, ...]]]:
 
 
 @lru_cache(maxsize=1)
-def _classes() -> dict[str, int]:
-    """Form → class; a form with several readings keeps the strongest (name > proper > noun)."""
-    out: dict[str, int] = {}
+def _tables() -> tuple[dict[str, int], frozenset[str]]:
+    """One pass over Wiktionary: form → class, a form with several readings keeping the
+    strongest (name > proper > noun); and every form of an ordinary noun's lemma, names that are
+    words too among them ("Brauer")."""
+    classes: dict[str, int] = {}
+    nouns: set[str] = set()
     for _, tags, forms in entries():
         if tags & _NAME_TAGS:
             cls = LEX_NAME
@@ -51,9 +54,16 @@ def _classes() -> dict[str, int]:
         else:
             continue  # affixes, abbreviations, multi-word phrases
         for form in forms:
-            if form and form[0].isupper() and out.get(form, LEX_UNKNOWN) < cls:
-                out[form] = cls
-    return out
+            if form and form[0].isupper():
+                if classes.get(form, LEX_UNKNOWN) < cls:
+                    classes[form] = cls
+                if cls == LEX_NOUN:
+                    nouns.add(form)
+    return classes, frozenset(nouns)
+
+
+def _classes() -> dict[str, int]:
+    return _tables()[0]
 
 
 def lexical_class(word: str) -> int:
@@ -66,16 +76,7 @@ def is_common_noun(word: str) -> bool:
     return lexical_class(word) == LEX_NOUN
 
 
-@lru_cache(maxsize=1)
-def _noun_forms() -> frozenset[str]:
-    """Every form of a lemma Wiktionary lists as an ordinary noun, names that are words too
-    among them ("Brauer", "Jäger")."""
-    return frozenset(
-        form for _, tags, forms in entries() if tags <= _NOUN_TAGS for form in forms if form and form[0].isupper()
-    )
-
-
 def reads_as_noun(word: str) -> bool:
     """A form of an ordinary noun, whether or not it is a name too ("Brauer", "Jäger",
     "Müller"): the context must tell which it is."""
-    return word in _noun_forms()
+    return word in _tables()[1]

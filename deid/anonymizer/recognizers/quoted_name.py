@@ -162,7 +162,15 @@ _VENUE_KINDS_V2 = (
 )
 # a kind compounded with its trade ("Friseursalon", "Nagelstudio", "Blumenladen", "Weinbar")
 _VENUE_COMPOUND = r"[A-ZÄÖÜ][a-zäöüß]+(?:salon|studio|laden|geschäft|shop|bar|stube|stüberl|imbiss|café)"
-_VENUE_CUE_V2 = rf"(?:(?:[A-ZÄÖÜ][\w]*-)?(?:{_VENUE_KINDS_V2})|{_VENUE_COMPOUND}){_S}"
+
+
+def _venue_cue(kinds: str) -> str:
+    """The words before a venue's quoted name: one of ``kinds`` (a hyphenated trade before it
+    too) or a kind compounded with its trade ("Friseursalon")."""
+    return rf"(?:(?:[A-ZÄÖÜ][\w]*-)?(?:{kinds})|{_VENUE_COMPOUND}){_S}"
+
+
+_VENUE_CUE_V2 = _venue_cue(_VENUE_KINDS_V2)
 
 
 # a business by the name it trades under ("der als Finanzanlagenvermittler unter der Bezeichnung
@@ -192,7 +200,7 @@ class VenueNameRecognizerV2(VenueNameRecognizer):
 _VENUE_KINDS_V3 = f"{_VENUE_KINDS_V2}|Band|Musikgruppe|Blaskapelle|Musikkapelle|Tanzkapelle|Foodtruck|Verkaufsstand"
 # a van that sells, not a police car ("Streifenwagen „Isar 12/3“" is a call sign)
 _SALES_VAN = r"(?:Kaffee|Imbiss|Verkaufs|Eis|Grill|Crêpes|Pizza|Döner|Würstl|Bratwurst|Gemüse|Obst|Markt)wagen"
-_VENUE_CUE_V3 = rf"(?:(?:[A-ZÄÖÜ][\w]*-)?(?:{_VENUE_KINDS_V3}|{_SALES_VAN})|{_VENUE_COMPOUND}){_S}"
+_VENUE_CUE_V3 = _venue_cue(f"{_VENUE_KINDS_V3}|{_SALES_VAN}")
 _TRADES_V3 = _TRADES.replace("|shop)", "|shop|wagen|truck|stand|dienst|service|verleih)", 1)
 
 
@@ -227,7 +235,7 @@ class VenueNameRecognizerV4(VenueNameRecognizerV3):
 # version 5: a pharmacy's name in quotes after its kind ("mit der Apotheke „Am Rathaus“ in
 # Neuötting"), which version 4 did not read: a pharmacy is a private business the policy
 # neutralizes (the batch of the twenty-second session, written before the chain ran on it)
-_VENUE_CUE_V5 = rf"(?:(?:[A-ZÄÖÜ][\w]*-)?(?:{_VENUE_KINDS_V3}|Apotheke|{_SALES_VAN})|{_VENUE_COMPOUND}){_S}"
+_VENUE_CUE_V5 = _venue_cue(f"{_VENUE_KINDS_V3}|Apotheke|{_SALES_VAN}")
 
 
 class VenueNameRecognizerV5(VenueNameRecognizerV4):

@@ -152,9 +152,10 @@ class StreetNameRecognizerV3(StreetNameRecognizerV2):
 # Kirchgasse/Rathausplatz", "an der Kreuzung Moosburger Straße / Am Angerbach"): the first
 # street (after "Ecke" or "Kreuzung" where its word is a weak one) is the cue, so a weak
 # street word or a preposition's name counts there (the from-scratch dev set).
+_TOWN_ADJECTIVE_STREET = rf"{_W}er{_S}(?:Straße|Gasse|Allee|Weg|Platz)"  # "Landshuter Straße"
 _AFTER_SLASH = (
     rf"(?<![\w\-])(?:(?:Ecke|Kreuzung|Einmündung){_S}{_W}(?:{_STRONG}|{_WEAK})|{_W}{_STRONG}"
-    rf"|{_W}er{_S}(?:Straße|Gasse|Allee|Weg|Platz))(?![\w\-]){_S}?/{_S}?"
+    rf"|{_TOWN_ADJECTIVE_STREET})(?![\w\-]){_S}?/{_S}?"
     rf"(?P<value>{_W}{_STRONG}|{_W}{_WEAK}"
     rf"|(?P<head>{STREET_PREPOSITION}){_S}(?:{STREET_PREFIX_WORD}{_S})?{_W}(?:-{_W})*"
     rf"|{_W}er{_S}(?:{'|'.join(_NOUNS)}))(?![\w\-])"
@@ -204,7 +205,7 @@ class StreetNameRecognizerV5(StreetNameRecognizerV4):
 # read only where each had a street's own word.
 _FIELD_HEAD = rf"(?:{alternation(FIELD_STREET_HEADS)})"
 _ADJECTIVE_STREET = rf"{STREET_PREFIX_WORD}{_S}(?:[A-ZÄÖÜ][a-zäöüß]*{_FIELD_HEAD}|(?i:{_FIELD_HEAD}))"
-_ANY_STREET = rf"(?:{_ADJECTIVE_STREET}|{_W}{_STRONG}|{_W}{_WEAK}|{_W}er{_S}(?:Straße|Gasse|Allee|Weg|Platz))"
+_ANY_STREET = rf"(?:{_ADJECTIVE_STREET}|{_W}{_STRONG}|{_W}{_WEAK}|{_TOWN_ADJECTIVE_STREET})"
 _ADJECTIVE_CORNER = (
     rf"(?<![\w\-])(?:Ecke|Kreuzung|Einmündung){_S}(?P<first>{_ANY_STREET}){_S}?/{_S}?"
     rf"(?P<value>{_ANY_STREET})(?![\w\-])"
