@@ -285,6 +285,16 @@ register(RECOGNIZERS, 19, RecognizersConfig,
                      "both streets of a corner where one is named by an adjective and a field word ('Kreuzung "
                      "Unterer Markt / Oberer Graben'); role_name.v3: the name in apposition after the noun and "
                      "whose it is ('Der Marktmeister der Stadt, Hans Wagner, hat …')")(_recognizers_step(19))  # fmt: skip
+register(RECOGNIZERS, 20, RecognizersConfig,
+         description="recognizers@19 with street_name.v7: a hyphenated street with an abbreviated title or a "
+                     "lowercase particle ('Graf-von-Stauffenberg-Weg', 'Bürgermeister-Dr.-Hauser-Straße'); "
+                     "street_address.v9: the same with its number, 'Am'/'Im' … with a declined adjective ('Im "
+                     "Oberen Feld 4'), a range's last number after 'bis' ('Am Kapellenfeld 2 bis 8'), a hamlet's "
+                     "address in quotes after an address word ('das Anwesen „Tintengraben 11“') or in brackets "
+                     "after a plot's district ('der Gemarkung Ast (Hammerschlag 37)'), a hamlet's further house numbers "
+                     "('zu den Anwesen Oberreit 1, 2 und 4'); contract_number.v11: a number whose letters have an "
+                     "umlaut ('Vorgangs-Nr. VPI-MÜ-2023-004187'); permit_number.v8: the further numbers of the same "
+                     "shape listed after a labelled one ('Waffenbesitzkarten Nr. 44/2011 und 12/2016')")(_recognizers_step(20))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -844,6 +854,13 @@ def legal_form_v7(cfg: LegalFormConfig) -> Step:
     return _legal_form(cfg, version=7)
 
 
+@register(LEGAL_FORM, 8, LegalFormConfig,
+          description="version 7, and a compound hyphenated to the form is the firm's name ('die Weißbräu Stüberl "
+                      "Betriebs-GmbH', where the model found 'Weißbräu Stüberl')")  # fmt: skip
+def legal_form_v8(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, version=8)
+
+
 def _legal_form(cfg: LegalFormConfig, version: int) -> Step:
     labels = frozenset(cfg.labels)
     if version >= 4:  # and a recognizer's firm ("Steinberger" of "Ingenieurbüro Steinberger + Partner")
@@ -906,6 +923,12 @@ register(EXTENT, 8, NoConfig,
 register(EXTENT, 9, NoConfig,
          description="extent@8 and the same house number after a street of a declined adjective and a field word "
                      "the model read as a place ('Sie wohnt Unterer Markt 3 in Eslarn')")(_extent_step(9))  # fmt: skip
+register(EXTENT, 10, NoConfig,
+         description="extent@9 and the words hyphenated before a span that starts after a hyphen ('Karl-Heinz "
+                     "Reindl' of 'Heinz Reindl', 'Dr.-Michael-Baumgartner-Straße'); a span without a closing "
+                     "bracket it ran on with where it opens none (an opening one likewise), a comma, semicolon or "
+                     "colon at its end ('in Tann, Pfarrkirchener Straße'), the quotes around a name ('die Pizzeria "
+                     "„La Lanterna“')")(_extent_step(10))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

@@ -76,6 +76,15 @@ what a decision written in clear spells out:
   number after a street named by a declined adjective and a field word that the model read as a
   place ("Sie wohnt [Unterer Markt] 3 in Eslarn", "[Hinterer Anger] 7, gleich neben der Kirche").
 
+* version 10 (the batch of the twenty-third session, written before the chain ran on it): the
+  words hyphenated before a span that starts right after a hyphen ("Karl-[Heinz Reindl]",
+  "Dr.-[Michael-Baumgartner-Straße]", "Bürgermeister-Dr.-[Hauser-Straße 2]"): a capitalized
+  word, an abbreviated title or a name's particle ("Graf-von-") joined to the span by hyphens
+  is the name's own beginning, which the model cut at the hyphen; and a span without a closing
+  bracket it ran on with where it opens none ("(Sonnenfeldstraße 7[)]"), an opening one
+  likewise, a comma, semicolon or colon ("wohnhaft in Tann[,] Pfarrkirchener Straße 31"), or
+  the quotes around a name ("die Pizzeria [„]La Lanterna[“]"; version 7 grew a name to them).
+
 None grows into a keep zone (a judge's first name stays where the judge's zone begins).
 Chosen on the dev halves and the from-scratch dev set (docs/results.md).
 """
@@ -142,6 +151,14 @@ _TOWN_AFTER_PERSON = re.compile(
 )
 _JOINED_TOKEN = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:[-./][A-Za-zÄÖÜäöü0-9]+)*")
 # version 7: parts joined by a double slash too (a Jobcenter's "BG-Nummer 83702//0049317")
+# version 10: the hyphen-joined words before a span that starts after a hyphen, and a closing
+# bracket at a span's end
+_HYPHEN_HEAD = re.compile(r"(?<![\w\-.])(?:[A-ZÄÖÜ][a-zäöüß]*\.?-)(?:(?:[A-ZÄÖÜ][a-zäöüß]*\.?|von|vom|zu|zum|zur|der|den|dem|de|van|und)-)*$")
+_HEAD_WINDOW = 60
+_CLOSERS = {")": "(", "]": "["}
+_OPENERS = {"(": ")", "[": "]"}
+_QUOTES = "„“”\"‚‘’»«"  # a quoted name's marks: the gold sets mark the name inside them
+_TRAILING_MARKS = ",;:"  # a list's or a clause's mark the model ran on with ("in [Tann,] Pfarrkirchener Straße")
 _JOINED_TOKEN_V7 = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:(?:[-./]|//)[A-Za-zÄÖÜäöü0-9]+)*")
 
 
@@ -323,11 +340,41 @@ def _region_after(text: str, end: int, zones: Ranges) -> int:
     return m.end() if m is not None and not zones.overlaps(end, m.start("region")) else end
 
 
+def _unbracketed(text: str, span: Span) -> Span:
+    """A span without the quotes at its edges, without the closing bracket it ends in where it
+    opens none (the opening one likewise), and without a comma, semicolon or colon at its end
+    (version 10)."""
+    start, end = span.start, span.end
+    while end - start > 1 and text[start] in _QUOTES:
+        start += 1
+    while end - start > 1 and text[end - 1] in _QUOTES + _TRAILING_MARKS:
+        end -= 1
+    if end - start > 1 and text[end - 1] in _CLOSERS and _CLOSERS[text[end - 1]] not in text[start : end - 1]:
+        end -= 1
+    if end - start > 1 and text[start] in _OPENERS and _OPENERS[text[start]] not in text[start + 1 : end]:
+        start += 1
+    return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
+
+
+def _hyphen_head(text: str, span: Span, zones: Ranges) -> Span:
+    """A span that starts right after a hyphen, with the words hyphenated before it (version 10)."""
+    if text[span.start - 1 : span.start] != "-":
+        return span
+    m = _HYPHEN_HEAD.search(text, max(0, span.start - _HEAD_WINDOW), span.start)
+    if m is None or zones.overlaps(m.start(), span.start):
+        return span
+    return Span(m.start(), span.end, span.label, span.score, span.source)
+
+
 def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
     if version >= 5:
         span = _mended_end(text, span)
+    if version >= 10:
+        span = _unbracketed(text, span)
     if version >= 4 and coarse_label(span.label) == ID:
         return _whole_token(text, span, zones, version)
+    if version >= 10:
+        span = _hyphen_head(text, span, zones)
     if version >= 4:
         span = _named_person_or_room(text, span, zones, version)
     if version >= 3 and (address := _address(text, span, zones, version)) is not None:

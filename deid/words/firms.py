@@ -52,6 +52,10 @@ family firm's "Sohn" or "Söhne" after it ("Autoservice Huber & Sohn").
 Version 7 takes a club named for a town "und Umgebung" before its form ("des Imkervereins
 Straubing und Umgebung e.V.", where the model found the town; the batch of the twenty-first
 session, written before the chain ran on it).
+
+Version 8 takes a compound hyphenated to the form into the firm's name ("die Weißbräu Stüberl
+Betriebs-GmbH", where the model found "Weißbräu Stüberl"; the batch of the twenty-third session,
+written before the chain ran on it).
 """
 
 from __future__ import annotations
@@ -110,6 +114,10 @@ _SURROUNDINGS_BEFORE_FORM = rf"[ \u00a0]und[ \u00a0]Umgebung(?=[ \u00a0](?:{LEGA
 _SURROUNDINGS_FORM_AFTER = re.compile(_SURROUNDINGS_BEFORE_FORM)
 _RIGHT_V7 = re.compile(rf"{_RIGHT_V6.pattern}|{_SURROUNDINGS_BEFORE_FORM}")
 _NAME_BEFORE_FORM = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0](?:{LEGAL_FORM_TAIL}))")
+# version 8: a compound hyphenated to the legal form between the name and the form ("Weißbräu
+# Stüberl [Betriebs]-GmbH", "Huber [Verwaltungs]-GmbH"; the batch of the twenty-third session):
+# version 7 wanted a space before the form, so the word stayed in clear before "-GmbH"
+_NAME_BEFORE_FORM_V8 = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,3}}(?=[ \u00a0\-](?:{LEGAL_FORM_TAIL}))")
 
 
 def _rest_of_form(text: str, span: Span) -> int:
@@ -131,7 +139,7 @@ def _extended(text: str, span: Span, version: int = 1) -> Span:
         rest_pattern = _PARTNERS_REST_V6 if version >= 6 else _PARTNERS_REST
         if text[span.start : end].endswith(joint) and (rest := rest_pattern.match(text, end)) is not None:
             end = rest.end()
-        elif (between := _NAME_BEFORE_FORM.match(text, end)) is not None:
+        elif (between := (_NAME_BEFORE_FORM_V8 if version >= 8 else _NAME_BEFORE_FORM).match(text, end)) is not None:
             end = between.end()
         elif version >= 5 and (partner := _partner_after(text, end)) is not None:
             end = partner.end()

@@ -65,6 +65,9 @@ _STREET_ADJECTIVE_STEMS = (
     "Rot", "Weiß", "Schwarz", "Tief", "Schön",
 )  # fmt: skip
 STREET_PREFIX_WORD = rf"(?:(?:{alternation(_STREET_ADJECTIVE_STEMS)})e[rsn]?|St\.|Sankt|Dr\.|Prof\.)"
+# The same adjectives declined after a preposition, capitalized or not ("Im Oberen Feld", "Am
+# großen Bleek"): a street's name between its preposition and its word.
+STREET_ADJECTIVE = rf"(?:(?:{alternation((*_STREET_ADJECTIVE_STEMS, *(s.lower() for s in _STREET_ADJECTIVE_STEMS)))})e[rsn]?)"
 _STREET_PREPOSITIONS = (
     "Am", "Im", "Beim", "Zum", "Zur", "Vorm", "Hinterm", "Unterm", "Überm", "An der", "An den",
     "Auf der", "Auf dem", "Auf den", "In der", "In den", "Hinter der", "Hinter dem", "Hinter den",

@@ -301,3 +301,38 @@ def test_version_9_reads_a_house_after_an_adjectives_street(text: str, place: st
     out = Chain([step("extent", 9)])(text, [span])
     assert [(text[s.start : s.end], s.label) for s in out] == expected
     assert Chain([step("extent", 8)])(text, [span]) == [span]  # version 8 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "expected"),
+    [
+        # the words hyphenated before a span the model began after a hyphen
+        ("Die Aufbruchspuren hat der Sachverständige Karl-Heinz Reindl bestätigt.", ("Heinz Reindl", PERSON),
+         ("Karl-Heinz Reindl", PERSON)),
+        ("Das Grundstück liegt an der Dr.-Michael-Baumgartner-Straße im Baugebiet.",
+         ("Michael-Baumgartner-Straße", "STREET"), ("Dr.-Michael-Baumgartner-Straße", "STREET")),
+        ("die Eheleute aus der Bürgermeister-Dr.-Hauser-Straße 2, verlängerte", ("Hauser-Straße 2", "STREET"),
+         ("Bürgermeister-Dr.-Hauser-Straße 2", "STREET")),
+        # the marks the model ran on with: a bracket it opens none of, a comma, a name's quotes
+        ("der Gemarkung Mintraching (Sonnenfeldstraße 9). Das Grundstück", ("Sonnenfeldstraße 9)", "STREET"),
+         ("Sonnenfeldstraße 9", "STREET")),
+        ("Er betreibt in Tann, Pfarrkirchener Straße 31, den Betrieb.", ("Tann,", LOCATION), ("Tann", LOCATION)),
+        ("betreibt die Pizzeria „La Lanterna“ mit einem Freisitz", ("„La Lanterna“", "ORGANIZATION"),
+         ("La Lanterna", "ORGANIZATION")),
+        # a bracket the span opens stays; no hyphen right before: nothing to take in
+        ("die Firma Huber (Bayern) GmbH", ("Huber (Bayern)", "ORGANIZATION"), ("Huber (Bayern)", "ORGANIZATION")),
+        ("Die Zeugin Gerda Pfaffinger sagte aus.", ("Pfaffinger", PERSON), ("Gerda Pfaffinger", PERSON)),
+    ],
+)  # fmt: skip
+def test_version_10_takes_a_hyphens_head_and_drops_stray_marks(
+    text: str, given: tuple[str, str], expected: tuple[str, str]
+) -> None:
+    span = _at(text, *given)
+    out = Chain([step("extent", 10)])(text, [span])
+    assert [(text[s.start : s.end], s.label) for s in out] == [expected]
+
+
+def test_version_9_keeps_its_meaning_for_a_hyphens_head_and_stray_marks() -> None:
+    text = "Der Sachverständige Karl-Heinz Reindl und Tann, Pfarrkirchener Straße"
+    spans = [_at(text, "Heinz Reindl", PERSON), _at(text, "Tann,", LOCATION)]
+    assert Chain([step("extent", 9)])(text, spans) == spans

@@ -267,3 +267,28 @@ def test_version_7_takes_a_clubs_town_and_surroundings(
     assert [(s.label, text[s.start : s.end]) for s in out] == expected
     before = Chain([step("legal_form", 6)])(text, given)  # version 6 keeps its meaning
     assert [(s.label, text[s.start : s.end]) for s in before] == [(s.label, text[s.start : s.end]) for s in given]
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        ("Die Klägerin, die Weißbräu Stüberl Betriebs-GmbH, betreibt in Neumarkt die Gaststätte.",
+         [("Weißbräu Stüberl", ORGANIZATION)], [(ORGANIZATION, "Weißbräu Stüberl Betriebs-GmbH")]),
+        ("Beklagte ist die Isarwerk Immobilien Verwaltungs-GmbH mit Sitz in Moosburg.",
+         [("Isarwerk Immobilien", ORGANIZATION)], [(ORGANIZATION, "Isarwerk Immobilien Verwaltungs-GmbH")]),
+        # a form after a space as before
+        ("Die Isarwerk Bau GmbH baute.", [("Isarwerk", ORGANIZATION)], [(ORGANIZATION, "Isarwerk Bau GmbH")]),
+    ],
+)  # fmt: skip
+def test_version_8_takes_a_compound_hyphenated_to_the_form(
+    text: str, spans: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    given = [Span(text.index(w), text.index(w) + len(w), label, 0.9, MODEL_SOURCE) for w, label in spans]
+    out = Chain([step("legal_form", 8)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+
+
+def test_version_7_keeps_its_meaning_for_a_hyphenated_form() -> None:
+    text = "Die Klägerin, die Weißbräu Stüberl Betriebs-GmbH, betreibt die Gaststätte."
+    given = [Span(text.index("Weißbräu"), text.index("Weißbräu") + len("Weißbräu Stüberl"), ORGANIZATION, 0.9, MODEL_SOURCE)]
+    assert Chain([step("legal_form", 7)])(text, given) == given

@@ -16,6 +16,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV6,
     StreetAddressRecognizerV7,
     StreetAddressRecognizerV8,
+    StreetAddressRecognizerV9,
 )
 
 
@@ -223,3 +224,30 @@ def test_street_address_version_7_keeps_its_meaning() -> None:
 
 def test_street_address_version_6_keeps_its_meaning() -> None:
     assert StreetAddressRecognizerV6().analyze("GmbH, Gewerbepark 11, 94474 Vilshofen, und in Osterhofen, Am Schlosspark 12.") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Beigeladene wohnt [[Graf-von-Stauffenberg-Weg 37]] in Moosburg.",
+        "Die Eheleute aus der [[Bürgermeister-Dr.-Hauser-Straße 2]] beschwerten sich.",
+        "Der Kläger wohnt in Hebertsfelden, [[Im Oberen Feld 4]]. Er ist Rentner.",
+        "Das Anwesen [[Am großen Bleek 35]] liegt am Hang.",
+        "die Anwesen [[Am Kapellenfeld 2]] bis [[8]] seien über einen Privatweg erschlossen",
+        "Die Zufahrt zu den Anwesen [[Oberreit 1]], [[2]] und [[4]] führt über den Hofraum.",
+        "Das Anwesen „[[Tintengraben 11]]“ liegt am Hang.",
+        "auf dem Grundstück FlNr. 412/3 der Gemarkung Aholming ([[Unterer Weiler 20]]) genehmigt",
+        # negatives: "bis" before a year; an adjective and an everyday word; a plot's district
+        # and a bracket that holds no address
+        "Sie wohnte in der [[Lindenstraße 5]] bis 2020 mit ihrem Sohn.",
+        "Im Alten Testament 3 Stellen belegen dies.",
+        "FlNr. 412/3 der Gemarkung Aholming (Teilfläche 300 m²)",
+    ],
+)  # fmt: skip
+def test_street_address_v9_table(marked: str) -> None:
+    check_table_row(StreetAddressRecognizerV9(), marked, "STREET_ADDRESS")
+
+
+def test_street_address_version_8_keeps_its_meaning() -> None:
+    text = "Er wohnt in Hebertsfelden, Im Oberen Feld 4. Das Anwesen „Tintengraben 11“ liegt am Hang."
+    assert StreetAddressRecognizerV8().analyze(text) == []

@@ -16,6 +16,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV8,
     ContractNumberRecognizerV9,
     ContractNumberRecognizerV10,
+    ContractNumberRecognizerV11,
 )
 
 
@@ -255,3 +256,21 @@ def test_contract_number_v10_table(marked: str) -> None:
 
 def test_contract_number_version_9_keeps_its_meaning() -> None:
     assert ContractNumberRecognizerV9().analyze("(Darlehenskonto 7700 418 263) und Girokonto 1234567890") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Messung erfolgte durch die Verkehrspolizeiinspektion (Vorgangs-Nr. [[VPI-MÜ-2023-004187]]).",
+        "Die Rechnung (Rechnungs-Nr. [[RÖ-2023-0815]]) ist offen.",
+        # negatives: an umlaut's word without a label; a label before a word
+        "Der Transporter MÜ-FP war nicht zugelassen.",
+        "Die Vorgangs-Nr. Überprüfung fehlte.",
+    ],
+)  # fmt: skip
+def test_contract_number_v11_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV11(), marked, "CONTRACT_NUMBER")
+
+
+def test_contract_number_version_10_keeps_its_meaning() -> None:
+    assert ContractNumberRecognizerV10().analyze("(Vorgangs-Nr. VPI-MÜ-2023-004187)") == []

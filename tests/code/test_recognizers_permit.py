@@ -262,3 +262,35 @@ def test_recognizers_18_runs_the_new_versions_in_place_of_the_old() -> None:
     old = {f"deid.recognizers.{n}" for n in ("permit_number.v6", "clinic_name.v3", "venue_name.v4", "street_name.v4")}
     assert new <= set(RECOGNIZER_SETS[18]) and not old & set(RECOGNIZER_SETS[18])
     assert not new & set(RECOGNIZER_SETS[17])  # 17 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Er ist Inhaber der Waffenbesitzkarten Nr. [[44/2011]] und [[12/2016]], ausgestellt vom Landratsamt.",
+        "Das Landratsamt widerrief seine Waffenbesitzkarten (Nr. [[1/2008]] und Nr. [[44/2015]]).",
+        "Die Bescheide des Landratsamts (Az. [[41-6240/2021]], [[41-6241/2021]] sowie [[41-6242/2021]]) sind bestandskräftig.",
+        # negatives: a number of another shape after it (a court's, a date)
+        "Mit Bescheid vom 3. Mai 2021 (Az. [[41-6240/2021]]) und Urteil vom 2. Mai 2022 (2 K 21.1234) entschieden.",
+        "Der Bescheid Nr. [[12/2019]] und 14.03.2020 sind genannt.",
+    ],
+)  # fmt: skip
+def test_permit_v8_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.permit_number import PermitNumberRecognizerV8
+
+    check_table_row(PermitNumberRecognizerV8(), marked, "PERMIT_NUMBER")
+
+
+def test_version_7_keeps_its_meaning_for_a_list() -> None:
+    text = "Er ist Inhaber der Waffenbesitzkarten Nr. 44/2011 und 12/2016."
+    assert [text[s.start : s.end] for s in PermitNumberRecognizerV7().analyze(text)] == ["44/2011"]
+
+
+def test_recognizers_20_runs_the_new_versions_in_place_of_the_old() -> None:
+    from deid.anonymizer.recognizers import RECOGNIZER_SETS
+
+    names = ("street_name.v{}", "street_address.v{}", "contract_number.v{}", "permit_number.v{}")
+    new = {f"deid.recognizers.{n}".format(v) for n, v in zip(names, (7, 9, 11, 8))}
+    old = {f"deid.recognizers.{n}".format(v) for n, v in zip(names, (6, 8, 10, 7))}
+    assert new <= set(RECOGNIZER_SETS[20]) and not old & set(RECOGNIZER_SETS[20])
+    assert not new & set(RECOGNIZER_SETS[19])  # 19 keeps its meaning

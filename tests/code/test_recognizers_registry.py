@@ -24,7 +24,8 @@ def test_sets_keep_their_meaning() -> None:
     assert len(first) == 17 and "deid.recognizers.patent_number.v1" not in first
     assert "deid.recognizers.permit_number.v1" in first
     newest = RECOGNIZER_SETS[max(RECOGNIZER_SETS)]
-    assert {"deid.recognizers.permit_number.v7", "deid.recognizers.commercial_register.v1"} <= set(newest)
+    assert {"deid.recognizers.permit_number.v8", "deid.recognizers.commercial_register.v1"} <= set(newest)
+    assert "deid.recognizers.permit_number.v7" in RECOGNIZER_SETS[19]
     assert "deid.recognizers.permit_number.v6" in RECOGNIZER_SETS[17]
     assert "deid.recognizers.permit_number.v5" in RECOGNIZER_SETS[15]
     assert "deid.recognizers.permit_number.v4" in RECOGNIZER_SETS[10]

@@ -154,3 +154,27 @@ def test_version_5_keeps_its_meaning_for_an_adjectives_corner() -> None:
     from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV5
 
     assert StreetNameRecognizerV5().analyze("an der Kreuzung Unterer Markt / Oberer Graben") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Anlieger der [[Graf-von-Stauffenberg-Straße]] wurden zu Beiträgen herangezogen.",
+        "Das Grundstück liegt an der Ecke [[Dr.-Michael-Baumgartner-Straße]]/Am Kapellenfeld.",
+        "Die Eheleute wohnen in der [[Bürgermeister-Dr.-Hauser-Straße]] in Neumarkt-Sankt Veit.",
+        "zwischen der [[Von-der-Tann-Str.]] und dem [[St.-Godehard-Weg]]",
+        # negatives: hyphenated names that end in no street's word
+        "Er besuchte das Graf-von-Galen-Gymnasium und das Max-Planck-Institut.",
+        "Die Nord-Süd-Verbindung ist gesperrt.",
+    ],
+)  # fmt: skip
+def test_street_name_v7_table(marked: str) -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV7
+
+    check_table_row(StreetNameRecognizerV7(), marked, "STREET_NAME")
+
+
+def test_version_6_keeps_its_meaning_for_a_title_or_particle() -> None:
+    from deid.anonymizer.recognizers.street_name import StreetNameRecognizerV6
+
+    assert StreetNameRecognizerV6().analyze("Die Anlieger der Graf-von-Stauffenberg-Straße zahlen.") == []

@@ -22,6 +22,7 @@ from deid.anonymizer.recognizers.address import (
     StreetAddressRecognizerV6,
     StreetAddressRecognizerV7,
     StreetAddressRecognizerV8,
+    StreetAddressRecognizerV9,
 )
 from deid.anonymizer.recognizers.base import (
     Pattern,
@@ -54,6 +55,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV8,
     ContractNumberRecognizerV9,
     ContractNumberRecognizerV10,
+    ContractNumberRecognizerV11,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -91,6 +93,7 @@ from deid.anonymizer.recognizers.permit_number import (
     PermitNumberRecognizerV5,
     PermitNumberRecognizerV6,
     PermitNumberRecognizerV7,
+    PermitNumberRecognizerV8,
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer, PlaceNameRecognizerV2
@@ -115,6 +118,7 @@ from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizerV4,
     StreetNameRecognizerV5,
     StreetNameRecognizerV6,
+    StreetNameRecognizerV7,
 )
 from deid.anonymizer.recognizers.tax_id import TaxIdRecognizer
 from deid.anonymizer.recognizers.tax_number import TaxNumberRecognizer
@@ -316,6 +320,17 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.street_name.v6": StreetNameRecognizerV6,
     # the name in apposition after the noun and whose it is ("Der Marktmeister der Stadt, Hans Wagner,")
     "deid.recognizers.role_name.v3": RoleNameRecognizerV3,
+    # a hyphenated street with a title or a particle ("Graf-von-Stauffenberg-Weg",
+    # "Dr.-Michael-Baumgartner-Straße")
+    "deid.recognizers.street_name.v7": StreetNameRecognizerV7,
+    # the same with its number; "Im Oberen Feld 4"; "Am Kapellenfeld 2 bis 8"; a hamlet's address
+    # in quotes after "Anwesen" or in brackets after a plot's district
+    "deid.recognizers.street_address.v9": StreetAddressRecognizerV9,
+    # a number whose letters have an umlaut ("Vorgangs-Nr. VPI-MÜ-2023-004187")
+    "deid.recognizers.contract_number.v11": ContractNumberRecognizerV11,
+    # the further numbers of the same shape listed after a labelled one ("Waffenbesitzkarten Nr.
+    # 44/2011 und 12/2016")
+    "deid.recognizers.permit_number.v8": PermitNumberRecognizerV8,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -386,6 +401,10 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     19: ({"deid.recognizers.place_name.v2": "deid.recognizers.place_name.v1",
           "deid.recognizers.street_name.v6": "deid.recognizers.street_name.v5",
           "deid.recognizers.role_name.v3": "deid.recognizers.role_name.v2"}, frozenset()),
+    20: ({"deid.recognizers.street_name.v7": "deid.recognizers.street_name.v6",
+          "deid.recognizers.street_address.v9": "deid.recognizers.street_address.v8",
+          "deid.recognizers.contract_number.v11": "deid.recognizers.contract_number.v10",
+          "deid.recognizers.permit_number.v8": "deid.recognizers.permit_number.v7"}, frozenset()),
 }  # fmt: skip
 
 

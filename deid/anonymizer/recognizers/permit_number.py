@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
+from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer, resolve_overlaps
+from deid.schema import Span
 
 # one token: alphanumeric parts joined by separators, at least one separator
 _ID = (
@@ -284,3 +285,38 @@ class PermitNumberRecognizerV7(PermitNumberRecognizerV6):
     )
     CONTEXT = (*PermitNumberRecognizerV6.CONTEXT, "berufsgenossenschaft", "unfallkasse", "krankenkasse",
                "pflegekasse", "familienkasse", "rentenversicherung", "versicherer")  # fmt: skip
+
+
+# Version 8 (the batch of the twenty-third session, written before the chain ran on it): the
+# further numbers of a list after a labelled one ("Inhaber der Waffenbesitzkarten Nr. 44/2011
+# und 12/2016", "die Bescheide Az. 41-6240/2021, 41-6241/2021", "Nr. 1/2008 und Nr. 44/2015"),
+# which version 7 read only right after the label, so the second stayed in clear. A further
+# number joins by a comma, "und", "sowie", "bzw." or "oder" (and a repeated "Nr.") and has the first one's shape (the same separators between its
+# parts): a date or a court's number after it has another.
+_NEXT_ITEM = re.compile(
+    rf"(?:,[ \u00a0]|[ \u00a0](?:und|sowie|bzw\.|oder)[ \u00a0])(?:Nr\.[ \u00a0])?(?P<value>{_TOKEN})(?![\w]|[-./:]\w)"
+)
+_PART = re.compile(r"[A-Za-z0-9ÄÖÜäöü]+")
+_MAX_FURTHER = 5
+
+
+def _shape(number: str) -> str:
+    """A number's separators between its parts ("44/2011" → "x/x")."""
+    return _PART.sub("x", number)
+
+
+class PermitNumberRecognizerV8(PermitNumberRecognizerV7):
+    """Version 7, and the further numbers of the same shape listed after a labelled one."""
+
+    def analyze(self, text: str) -> list[Span]:
+        spans = super().analyze(text)
+        further: list[Span] = []
+        for span in spans:
+            shape, end = _shape(text[span.start : span.end]), span.end
+            for _ in range(_MAX_FURTHER):
+                item = _NEXT_ITEM.match(text, end)
+                if item is None or _shape(item.group("value")) != shape or self.validate(item.group("value")) is False:
+                    break
+                further.append(Span(item.start("value"), item.end("value"), self.LABEL, span.score, self.name))
+                end = item.end("value")
+        return resolve_overlaps([*spans, *further]) if further else spans

@@ -228,3 +228,23 @@ class StreetNameRecognizerV6(StreetNameRecognizerV5):
                     yield match.span(group)
             return
         yield from super().candidates(text, match)
+
+
+# Version 7 (probes of OpenStreetMap's streets in sentences written for the purpose, twenty-third
+# session): a hyphenated name with an abbreviated title or a lowercase particle among its words
+# ("Dr.-Michael-Baumgartner-Straße", "Bürgermeister-Dr.-Hauser-Straße", "Graf-von-Stauffenberg-
+# Weg", "Von-der-Tann-Str."), which version 6 read only from the last capitalized word on
+# ("-Baumgartner-Straße" would be a name's part, its title and first name left in clear).
+_TITLE = r"[A-ZÄÖÜ][a-zäöü]{1,5}\."
+_PARTICLE = r"(?:von|vom|zu|zum|zur|der|den|dem|de|van|am|an|auf|im|in|und)"
+HYPHEN_STREET = (
+    rf"(?:{_TITLE}|{_W})-(?:(?:{_TITLE}|{_W}|{_PARTICLE})-)*(?:{'|'.join(_NOUNS)}|Str\.)"
+)  # shared with the address recognizer's version 9
+_HYPHEN_NAME = rf"(?<![\w\-.])(?P<value>{HYPHEN_STREET})(?![\w\-])"
+
+
+class StreetNameRecognizerV7(StreetNameRecognizerV6):
+    """Version 6 and a hyphenated name with a title or a particle ("Graf-von-Stauffenberg-Weg",
+    "Dr.-Michael-Baumgartner-Straße")."""
+
+    PATTERNS = (*StreetNameRecognizerV6.PATTERNS, Pattern("hyphen_name", _HYPHEN_NAME, 0.7))
