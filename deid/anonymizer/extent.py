@@ -151,15 +151,17 @@ _TOWN_AFTER_PERSON = re.compile(
 )
 _JOINED_TOKEN = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:[-./][A-Za-zÄÖÜäöü0-9]+)*")
 # version 7: parts joined by a double slash too (a Jobcenter's "BG-Nummer 83702//0049317")
-# version 10: the hyphen-joined words before a span that starts after a hyphen, and a closing
-# bracket at a span's end
-_HYPHEN_HEAD = re.compile(r"(?<![\w\-.])(?:[A-ZÄÖÜ][a-zäöüß]*\.?-)(?:(?:[A-ZÄÖÜ][a-zäöüß]*\.?|von|vom|zu|zum|zur|der|den|dem|de|van|und)-)*$")
-_HEAD_WINDOW = 60
+_JOINED_TOKEN_V7 = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:(?:[-./]|//)[A-Za-zÄÖÜäöü0-9]+)*")
+# version 10: the words (capitalized, an abbreviated title, a name's particle) hyphenated before a
+# span that starts after a hyphen, and the marks a span may not begin or end with
+_HYPHEN_HEAD = re.compile(
+    r"(?<![\w\-.])(?:[A-ZÄÖÜ][a-zäöüß]*\.?-)(?:(?:[A-ZÄÖÜ][a-zäöüß]*\.?|von|vom|zu|zum|zur|der|den|dem|de|van|und)-)*$"
+)
+_HEAD_WINDOW = 60  # characters before a span: "Bürgermeister-Dr.-" fits
 _CLOSERS = {")": "(", "]": "["}
 _OPENERS = {"(": ")", "[": "]"}
 _QUOTES = "„“”\"‚‘’»«"  # a quoted name's marks: the gold sets mark the name inside them
 _TRAILING_MARKS = ",;:"  # a list's or a clause's mark the model ran on with ("in [Tann,] Pfarrkirchener Straße")
-_JOINED_TOKEN_V7 = re.compile(r"(?=[^\d]*\d)[A-Za-zÄÖÜäöü0-9]+(?:(?:[-./]|//)[A-Za-zÄÖÜäöü0-9]+)*")
 
 
 def _ends_in_town(text: str, span: Span) -> bool:

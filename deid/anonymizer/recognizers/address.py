@@ -318,8 +318,8 @@ _HAMLET_AFTER_DISTRICT = Pattern(
 
 class StreetAddressRecognizerV9(StreetAddressRecognizerV8):
     """Version 8; a hyphenated street with a title or particle, "Am"/"Im" … with an adjective,
-    a range's last number after "bis", a hamlet's further numbers, a hamlet's address in quotes after an address word or in
-    brackets after a plot's district."""
+    a range's last number after "bis", a hamlet's further numbers, a hamlet's address in quotes
+    after an address word or in brackets after a plot's district."""
 
     PATTERNS = (
         Pattern("street_number", rf"(?<![\w-])(?P<value>{_STREET_V9}{_S}{_HOUSE}){NUM_RIGHT}{_NOT_A_MEASURE}", 0.8),
