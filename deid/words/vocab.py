@@ -65,6 +65,8 @@ _STREET_ADJECTIVE_STEMS = (
     "Rot", "Weiß", "Schwarz", "Tief", "Schön",
 )  # fmt: skip
 STREET_PREFIX_WORD = rf"(?:(?:{alternation(_STREET_ADJECTIVE_STEMS)})e[rsn]?|St\.|Sankt|Dr\.|Prof\.)"
+# An abbreviated title or saint a street's hyphenated name may begin with ("Dr.-", "St.-", "Bgm.-")
+TITLE_ABBREVIATION = r"[A-ZÄÖÜ][a-zäöü]{1,5}\."
 # The same adjectives declined after a preposition, capitalized or not ("Im Oberen Feld", "Am
 # großen Bleek"): a street's name between its preposition and its word.
 STREET_ADJECTIVE = rf"(?:(?:{alternation((*_STREET_ADJECTIVE_STEMS, *(s.lower() for s in _STREET_ADJECTIVE_STEMS)))})e[rsn]?)"

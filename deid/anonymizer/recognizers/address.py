@@ -28,6 +28,7 @@ from deid.words.vocab import (
     STREET_PREFIX_WORD,
     STREET_SUFFIXES,
     STREET_WORD,
+    TITLE_ABBREVIATION,
     alternation,
 )
 
@@ -175,7 +176,7 @@ class StreetAddressRecognizerV4(StreetAddressRecognizerV3):
 # Version 5: a street named after a titled person or a saint, the title abbreviated before the
 # hyphen ("St.-Martin-Str. 18", "Bgm.-Schmid-Str. 4", "Dr.-Johann-Maier-Straße 3"): version 4 saw
 # no street in it, so the model's part stood alone and the house number stayed in clear.
-_TITLE_BEFORE = r"(?:[A-ZÄÖÜ][a-zäöü]{1,5}\.-)?"
+_TITLE_BEFORE = rf"(?:{TITLE_ABBREVIATION}-)?"
 _STREET_V5 = _STREET.replace(rf"(?:{_W}(?:-{_W})*-?{_SUFFIX}", rf"(?:{_TITLE_BEFORE}{_W}(?:-{_W})*-?{_SUFFIX}", 1).replace(
     rf"|(?:{_W}-)+(?:{alternation(_STREET_NOUNS)})", rf"|{_TITLE_BEFORE}(?:{_W}-)+(?:{alternation(_STREET_NOUNS)})", 1
 )
@@ -328,10 +329,7 @@ class StreetAddressRecognizerV9(StreetAddressRecognizerV8):
             "house_number_item", rf"(?<![\w-])(?:{_STREET_V9}|{HYPHEN_STREET}){_S}", _HOUSE, _ITEM_SEP_V9, 0.75,
             _MAX_ITEMS, NUM_RIGHT + _NOT_A_MEASURE,
         ),
-        _PARK_PATTERN,
-        _HAMLET_PATTERN_V6,
-        _PARK_BEFORE_POSTAL,
-        _RING_PATTERN,
+        *(p for p in StreetAddressRecognizerV8.PATTERNS if not p.name.startswith(("street_number", "house_number_item"))),
         _HAMLET_QUOTED,
         _HAMLET_AFTER_DISTRICT,
         *list_item_patterns(

@@ -29,7 +29,14 @@ from collections.abc import Iterator
 
 from deid.anonymizer.recognizers.base import Pattern, PatternRecognizer
 from deid.words.lexicon import is_common_noun
-from deid.words.vocab import FIELD_STREET_HEADS, LOWER, STREET_PREFIX_WORD, STREET_PREPOSITION, alternation
+from deid.words.vocab import (
+    FIELD_STREET_HEADS,
+    LOWER,
+    STREET_PREFIX_WORD,
+    STREET_PREPOSITION,
+    TITLE_ABBREVIATION,
+    alternation,
+)
 
 _S = r"[ \u00a0]"
 _W = r"[A-ZÄÖÜ][a-zäöüß]+"
@@ -235,10 +242,9 @@ class StreetNameRecognizerV6(StreetNameRecognizerV5):
 # ("Dr.-Michael-Baumgartner-Straße", "Bürgermeister-Dr.-Hauser-Straße", "Graf-von-Stauffenberg-
 # Weg", "Von-der-Tann-Str."), which version 6 read only from the last capitalized word on
 # ("-Baumgartner-Straße" would be a name's part, its title and first name left in clear).
-_TITLE = r"[A-ZÄÖÜ][a-zäöü]{1,5}\."
 _PARTICLE = r"(?:von|vom|zu|zum|zur|der|den|dem|de|van|am|an|auf|im|in|und)"
 HYPHEN_STREET = (
-    rf"(?:{_TITLE}|{_W})-(?:(?:{_TITLE}|{_W}|{_PARTICLE})-)*(?:{'|'.join(_NOUNS)}|Str\.)"
+    rf"(?:{TITLE_ABBREVIATION}|{_W})-(?:(?:{TITLE_ABBREVIATION}|{_W}|{_PARTICLE})-)*(?:{'|'.join(_NOUNS)}|Str\.)"
 )  # shared with the address recognizer's version 9
 _HYPHEN_NAME = rf"(?<![\w\-.])(?P<value>{HYPHEN_STREET})(?![\w\-])"
 
