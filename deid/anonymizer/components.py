@@ -50,7 +50,7 @@ from deid.schema import (
 )
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import cities, ends_in_surname_head
-from deid.words.ordinary import is_frequent_word
+from deid.words.ordinary import is_frequent_word, is_plain_first_name
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
 from deid.words.vehicles import vehicle_phrases
@@ -295,6 +295,16 @@ register(RECOGNIZERS, 20, RecognizersConfig,
                      "('zu den Anwesen Oberreit 1, 2 und 4'); contract_number.v11: a number whose letters have an "
                      "umlaut ('Vorgangs-Nr. VPI-MÜ-2023-004187'); permit_number.v8: the further numbers of the same "
                      "shape listed after a labelled one ('Waffenbesitzkarten Nr. 44/2011 und 12/2016')")(_recognizers_step(20))  # fmt: skip
+register(RECOGNIZERS, 21, RecognizersConfig,
+         description="recognizers@20 with contract_number.v12: a policy's number after 'Versicherungsschein', "
+                     "'Police' or 'Vers.-Nr.' ('zum Versicherungsschein 77.410.298-3'), a delivery note's after "
+                     "'Lieferschein', a report's by 'Nr.' after it ('Prüfbericht Nr. BA-2212-0386'), a meter's point of delivery "
+                     "after its label or by its shape ('Zählpunktnummer DE…'); brand_name.v6: a mark after its "
+                     "register number without 'Nr.' ('Wortmarke 30 2014 052 318 „Kellerfürst“'); "
+                     "business_name.v5: an inn's name after 'Zum', 'Zur', 'Beim' ('der Gasthof Zum "
+                     "Kirchenwirt'); handle.v4: an '@' name with a dot or an underscore inside, no platform "
+                     "near ('@sophia.ertl.wanderlust'); marriage_date.v2: the date before the verb ('haben am "
+                     "18.06.2014 geheiratet')")(_recognizers_step(21))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -419,18 +429,20 @@ def common_nouns_v2(cfg: UnsureWordConfig) -> Step:
     return _common_nouns(cfg, after_aus=False)
 
 
-def _common_nouns(cfg: UnsureWordConfig, after_aus: bool, grammar: bool = False) -> Step:
+def _common_nouns(cfg: UnsureWordConfig, after_aus: bool, grammar: bool = False, first_name: bool = False) -> Step:
     """common_nouns@2's filter; ``after_aus``: version 3's town of the list after "aus" too;
-    ``grammar``: version 4's noun by its grammar, however sure the model is."""
+    ``grammar``: version 4's noun by its grammar, however sure the model is; ``first_name``:
+    version 5's person right after a first name stays."""
 
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         ends = name_ends(context.candidates)  # once per document: a large one has many spans
         nouns = nouns_by_grammar(text, spans) if grammar else [False] * len(spans)
         return [
             s for s, noun in zip(spans, nouns)
-            if (not (unsure(s, cfg.min_score) and common_noun(text, s))
-                or (s.label in _PLACE_LABELS and (placed(text, s, ends) or (after_aus and _town_after_aus(text, s)))))
-            and not noun
+            if (first_name and _after_first_name(text, s))
+            or ((not (unsure(s, cfg.min_score) and common_noun(text, s))
+                 or (s.label in _PLACE_LABELS and (placed(text, s, ends) or (after_aus and _town_after_aus(text, s)))))
+                and not noun)
         ]  # fmt: skip
 
     return run
@@ -456,6 +468,24 @@ def common_nouns_v3(cfg: UnsureWordConfig) -> Step:
                       "after a subject and a copula at the sentence's end ('Der Kläger ist Jäger.')")  # fmt: skip
 def common_nouns_v4(cfg: UnsureWordConfig) -> Step:
     return _common_nouns(cfg, after_aus=True, grammar=True)
+
+
+# version 5: a surname that is a noun too, right after a first name ("und Katrin Weißgerber,
+# wohnhaft …", where the model read "Weißgerber" alone): the first name makes it a name (the
+# batches of the twenty-fourth session, written by others before the chain ran on them)
+_FIRST_NAME_BEFORE = re.compile(r"(?<![\w\-.])([A-ZÄÖÜ][a-zäöüß]+)[ \u00a0]$")
+
+
+def _after_first_name(text: str, span: Span) -> bool:
+    m = _FIRST_NAME_BEFORE.search(text, max(0, span.start - 30), span.start)
+    return span.label == PERSON and m is not None and is_plain_first_name(m.group(1))
+
+
+@register(COMMON_NOUNS, 5, UnsureWordConfig, filter=True,
+          description="common_nouns@4, but a person span right after a first name stays, noun or not "
+                      "('Thomas Weißgerber und Katrin Weißgerber')")  # fmt: skip
+def common_nouns_v5(cfg: UnsureWordConfig) -> Step:
+    return _common_nouns(cfg, after_aus=True, grammar=True, first_name=True)
 
 
 def _town_after_aus(text: str, span: Span) -> bool:
@@ -793,6 +823,17 @@ def consistency_v6(cfg: ConsistencyConfig) -> Step:
                         role_mentions=True)  # fmt: skip
 
 
+@register(CONSISTENCY, 7, ConsistencyConfig,
+          description="version 6, and a party's mark found in quotes spreads ('„Kellerfürstin“'); a mention "
+                      "whose found spans all lie inside it takes their place ('der Lehner Agrar' of 'Lehner Agrar "
+                      "GmbH' where the model read 'Lehner'); an identifier a recognizer found, of a shape no "
+                      "ordinary token has, stands for each token of exactly that shape ('Az. 32-5620.1-0412/21' … "
+                      "'32-5620.1-0093/22')")  # fmt: skip
+def consistency_v7(cfg: ConsistencyConfig) -> Step:
+    return _consistency(cfg, every_mention=True, adjacent_names=True, addresses=True, house_numbers=True,
+                        role_mentions=True, brands=True, grow_inside=True, id_shapes=True)  # fmt: skip
+
+
 # --- the firm's legal form ----------------------------------------------------------------
 
 
@@ -929,6 +970,13 @@ register(EXTENT, 10, NoConfig,
                      "bracket it ran on with where it opens none (an opening one likewise), a comma, semicolon or "
                      "colon at its end ('in Tann, Pfarrkirchener Straße'), the quotes around a name ('die Pizzeria "
                      "„La Lanterna“')")(_extent_step(10))  # fmt: skip
+register(EXTENT, 11, NoConfig,
+         description="extent@10, and a person's, firm's or other name's span without the function words it ran "
+                     "on with ('die Schreinerei Wörle in Denklingen'); a club's name with the elided article and "
+                     "abbreviation before it ('der GTEV D'Mangfalltaler Großholzhausen e.V.'); a firm's name "
+                     "ending in a legal form with the adjective that begins it ('der Bayerischen "
+                     "Handwerker-Lebensversicherung a. G.'); a quoted name over the words after the last span "
+                     "found ('„Anadolu Kebap & Pizza Haus“')")(_extent_step(11))  # fmt: skip
 
 
 # --- chains --------------------------------------------------------------------------------

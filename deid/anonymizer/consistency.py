@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, pairwise
 
-from deid.schema import LOCATION, ORGANIZATION, PERSON, STREET, Span, coarse_label
+from deid.schema import ID, LOCATION, MODEL_SOURCE, ORGANIZATION, PERSON, STREET, Span, coarse_label
 from deid.words.firms import name_part
 from deid.words.gazetteer import is_big_city
 from deid.words.ordinary import is_ordinary_word, known_name
@@ -23,6 +23,7 @@ from deid.words.shape_cues import is_role
 from deid.words.vocab import STREET_WORD
 
 _PROPAGATED = frozenset({PERSON, ORGANIZATION, LOCATION, STREET})
+_BRAND = "BRAND_NAME"  # a party's mark or product (deid.anonymizer.recognizers.quoted_name): version 7 spreads it
 _TITLES = frozenset("Dr. Prof. Dres. von van de zu vom Herr Herrn Frau".split())
 _MIN_LEN = 3
 
@@ -144,6 +145,9 @@ def propagate(
     addresses: bool = False,
     house_numbers: bool = False,
     role_mentions: bool = False,
+    brands: bool = False,
+    grow_inside: bool = False,
+    id_shapes: bool = False,
 ) -> list[Span]:
     """``spans`` plus every further occurrence of their surfaces (whole words only), not
     overlapping existing spans or ``blocked`` zones (kept judges, courts …).
@@ -164,6 +168,12 @@ def propagate(
     ``role_mentions``: the surname of a name found in full that is an ordinary word too
     ("Raimund Schäffler", "Theresia Kranz") spreads where a person's role or title stands right
     before a mention ("der Sachverständige Schäffler", "Frau Kranz"), and nowhere else.
+    ``brands``: a party's mark or product found in quotes (``BRAND_NAME``) spreads like a name
+    ("unter der Bezeichnung „Kellerfürstin“ anzubieten" … "wird „Kellerfürstin“ allenfalls …").
+    ``grow_inside``: a mention whose found spans all lie inside it takes their place ("der
+    Lehner Agrar" where the model read "Lehner" of a firm found in full as "Lehner Agrar GmbH").
+    ``id_shapes``: a recognizer's identifier of a distinctive shape stands for every token of
+    exactly that shape (:func:`same_shape_ids`).
     """
     spans = sorted(spans)
     found_at = Ranges((s.start, s.end) for s in spans)
@@ -173,9 +183,13 @@ def propagate(
     in_full: set[str] = set()  # variants of a span of several words
     after_role: set[str] = set()  # surnames that are ordinary words: only after a role (role_mentions)
     anywhere: set[str] = set()  # variants some span lets spread to every mention
-    for s in spans + (_adjacent_names(text, spans) if adjacent_names else []):
+    joined = _adjacent_names(text, spans) if adjacent_names else []
+    evidence = {(j.start, j.end) for j in joined}  # never an output span: grow_inside skips their variants
+    grown_from: set[str] = set()  # variants of a span of the output (grow_inside)
+    for s in spans + joined:
         label = coarse_label(s.label) if addresses else s.label
-        if label not in _PROPAGATED or (s.score is not None and s.score < min_score):
+        brand = brands and s.label == _BRAND
+        if (label not in _PROPAGATED and not brand) or (s.score is not None and s.score < min_score):
             continue
         surface = text[s.start : s.end]
         several_words = len(surface.split()) > 1
@@ -184,16 +198,22 @@ def propagate(
             surname = several_words and label == PERSON and v != surface.strip()
             if v in stopwords:
                 continue
-            role_only = v not in named and _common_word(v, surname)
+            # a mark is a made-up word as often as not ("Kellerfürstin"): only an everyday word stays
+            role_only = v not in named and (is_ordinary_word(v) if brand else _common_word(v, surname))
             if role_only and not (role_mentions and surname and " " not in v):
                 continue
             (after_role if role_only else anywhere).add(v)
+            if (s.start, s.end) not in evidence:
+                grown_from.add(v)
             if several_words or v in named:
                 in_full.add(v)
             score = s.score if s.score is not None else 1.0
             if v not in found or found[v][1] < score:
                 found[v] = (label, score)
     added: list[Span] = []
+    replaced: set[int] = set()  # indices of ``spans`` a mention grown over them took the place of (grow_inside)
+    starts = [s.start for s in spans]
+    longest = max((s.end - s.start for s in spans), default=0)
     forms = {v: _forms(v, label) if every_mention else (v,) for v, (label, _) in found.items()}
     words = _WordIndex(text, [f for fs in forms.values() for f in fs])
     for v, (label, score) in sorted(found.items(), key=lambda kv: -len(kv[0])):
@@ -207,6 +227,12 @@ def propagate(
             # the whole hyphenated word, else the mention alone when the rest is a span already
             tries = (_hyphenated(text, *mention), mention) if every_mention else (mention,)
             free = [(a, b) for a, b in tries if not (found_at.overlaps(a, b) or added_at.find(1, a, b) >= 0)]
+            if not free and grow_inside and v in grown_from:
+                a, b = tries[-1]
+                inside = _inside(spans, starts, longest, a, b)
+                if inside and added_at.find(1, a, b) < 0 and not replaced.intersection(inside):
+                    replaced.update(inside)
+                    free = [(a, b)]
             if not free or blocked_at.overlaps(*free[0]):  # mentions skip blocked
                 continue
             a, b = free[0]
@@ -216,7 +242,64 @@ def propagate(
         taken = Ranges([*((s.start, s.end) for s in spans), *((s.start, s.end) for s in added)])
         bare = bare_house_numbers(text, spans)
         added += [s for s in bare if not (taken.overlaps(s.start, s.end) or blocked_at.overlaps(s.start, s.end))]
-    return sorted(spans + added)
+    if id_shapes:
+        taken = Ranges([*((s.start, s.end) for s in spans), *((s.start, s.end) for s in added)])
+        same = same_shape_ids(text, spans)
+        added += [s for s in same if not (taken.overlaps(s.start, s.end) or blocked_at.overlaps(s.start, s.end))]
+    kept = [s for i, s in enumerate(spans) if i not in replaced]
+    return sorted(kept + added)
+
+
+def _inside(spans: Sequence[Span], starts: Sequence[int], longest: int, a: int, b: int) -> set[int]:
+    """Indices of the spans that overlap ``[a, b)`` if every one of them lies inside it and is
+    shorter, else none (a span reaching out of the mention is another reading, not a part of it;
+    one that is the mention leaves nothing to grow)."""
+    out: set[int] = set()
+    i = bisect_left(starts, b) - 1
+    while i >= 0 and spans[i].start + longest > a:
+        s = spans[i]
+        if s.end > a:
+            if s.start < a or s.end > b or (s.start, s.end) == (a, b):
+                return set()
+            out.add(i)
+        i -= 1
+    return out
+
+
+# An identifier a recognizer found, of a shape no ordinary token has (ten characters or more,
+# six digits, two separators: "32-5620.1-0412/21"), stands for every other token of exactly
+# that shape in the document: an authority numbers its files alike ("Bescheide vom 21. April
+# 2021 (Az. 32-5620.1-0412/21) und vom 8. Februar 2022 (Az. 32-5620.1-0093/22)"), where the
+# second's cue is too far for the recognizer (consistency version 7)
+_SHAPE_MIN_LENGTH = 10
+_SHAPE_MIN_DIGITS = 6
+_SHAPE_SEPARATORS = "-./"
+_SHAPE_CLASSES = {"9": r"\d", "A": "[A-ZÄÖÜ]", "a": "[a-zäöüß]"}
+_DATE_SHAPE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{2,4}")  # a number written like a date never spreads to the dates
+
+
+def _shape(token: str) -> str:
+    return "".join("9" if c.isdigit() else "A" if c.isupper() else "a" if c.isalpha() else c for c in token)
+
+
+def same_shape_ids(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Spans for the tokens of exactly the shape of an identifier a recognizer found."""
+    shapes: dict[str, Span] = {}
+    for s in spans:
+        token = text[s.start : s.end]
+        if (coarse_label(s.label) != ID or s.source == MODEL_SOURCE or len(token) < _SHAPE_MIN_LENGTH
+                or sum(c.isdigit() for c in token) < _SHAPE_MIN_DIGITS
+                or sum(c in _SHAPE_SEPARATORS for c in token) < 2 or any(c.isspace() for c in token)
+                or _DATE_SHAPE.fullmatch(token)):  # fmt: skip
+            continue
+        shapes.setdefault(_shape(token), s)
+    out: list[Span] = []
+    for shape, s in shapes.items():
+        body = "".join(_SHAPE_CLASSES.get(c, re.escape(c)) for c in shape)
+        for m in re.finditer(rf"(?<![\w./\-]){body}(?![\w]|[./\-]\w)", text):
+            if (m.start(), m.end()) != (s.start, s.end):
+                out.append(Span(m.start(), m.end(), s.label, round((s.score or 1.0) * 0.95, 4), "consistency"))
+    return out
 
 
 # A house's or plot's word right before its bare number, or a list of them ("Die Grundstücke

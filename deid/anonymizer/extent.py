@@ -324,12 +324,15 @@ def _named_person_or_room(text: str, span: Span, zones: Ranges, version: int = 4
     return span
 
 
-def _mended_end(text: str, span: Span) -> Span:
+def _mended_end(text: str, span: Span, version: int = 5) -> Span:
     """A place span without the function words the model ran on with, a street span without the
-    sentence's full stop after its house number (version 5)."""
+    sentence's full stop after its house number (version 5); from version 11 a person's, firm's
+    or other name's span without those function words too ("die Schreinerei [Wörle] in
+    Denklingen", read "Wörle in")."""
     end = span.end
     tail = max(span.start, end - _TAIL_WINDOW)  # a megabyte-long span is searched at its end only
-    if span.label in _PLACES and (m := _FUNCTION_WORDS_END.search(text, tail, end)) and m.start() > span.start:
+    ends_in_words = span.label in _PLACES or (version >= 11 and coarse_label(span.label) in _WORDED_NAMES)
+    if ends_in_words and (m := _FUNCTION_WORDS_END.search(text, tail, end)) and m.start() > span.start:
         end = m.start()
     elif coarse_label(span.label) == STREET and _NUMBER_STOP_END.search(text, tail, end):
         end -= 1
@@ -368,9 +371,41 @@ def _hyphen_head(text: str, span: Span, zones: Ranges) -> Span:
     return Span(m.start(), span.end, span.label, span.score, span.source)
 
 
+# version 11: names of persons, firms and other details, whose spans end in no function word
+_WORDED_NAMES = frozenset({PERSON, ORGANIZATION, OTHER})
+# version 11: a club's name after the Bavarian elided article ("der GTEV D'Mangfalltaler
+# Großholzhausen e.V.", "Trachtenverein D'Hochplattler"), which the model reads from the word
+# after the apostrophe: the article and a club's abbreviation before it are the name's
+_ELIDED_ARTICLE_BEFORE = re.compile(r"(?:(?<![\w\-.])[A-ZÄÖÜ]{2,6}[ \u00a0])?(?<![\w\-.])[Dd]['’]$")
+# version 11: an organization's name that begins with an adjective of a Land or region,
+# capitalized because it is part of the name ("der Bayerischen Handwerker-Lebensversicherung a.
+# G.", "der Süddeutschen …"): the model reads from the noun after it. Mid-sentence, German
+# capitalizes such an adjective only in a name
+_NAME_ADJECTIVE_BEFORE = re.compile(r"(?<![\w\-.])[A-ZÄÖÜ][a-zäöüß]+(?:ische|deutsche)[nmrs]?[ \u00a0]$")
+# version 11: the full stop after a quoted name's closing quote ("der Wortmarke „Kellerfürst“.")
+_QUOTE_STOP_END = re.compile(rf"[{_QUOTES}]\.$")
+
+
+def _name_head(text: str, span: Span, zones: Ranges) -> Span:
+    """An organization's span with the elided article and abbreviation, or the adjective of a
+    firm's name, that stand before it (version 11)."""
+    if coarse_label(span.label) != ORGANIZATION:
+        return span
+    m = _ELIDED_ARTICLE_BEFORE.search(text, max(0, span.start - 12), span.start)
+    if m is None:
+        m = _NAME_ADJECTIVE_BEFORE.search(text, max(0, span.start - 30), span.start)
+    if m is None or zones.overlaps(m.start(), span.start):
+        return span
+    return Span(m.start(), span.end, span.label, span.score, span.source)
+
+
 def _grown(text: str, span: Span, zones: Ranges, version: int = 1) -> Span:
     if version >= 5:
-        span = _mended_end(text, span)
+        span = _mended_end(text, span, version)
+    if version >= 11:
+        if _QUOTE_STOP_END.search(text, max(span.start, span.end - 2), span.end):
+            span = Span(span.start, span.end - 1, span.label, span.score, span.source)
+        span = _name_head(text, span, zones)
     if version >= 10:
         span = _unbracketed(text, span)
     if version >= 4 and coarse_label(span.label) == ID:
@@ -496,8 +531,11 @@ def _outside_words(text: str, start: int, end: int, inside: list[Span]) -> list[
             if not any(s.start < start + m.end() and start + m.start() < s.end for s in inside)]  # fmt: skip
 
 
-def _whole_quoted_names(text: str, spans: list[Span], zones: Ranges) -> list[Span]:
-    """Sorted ``spans`` with a name's spans inside quotes grown to the quoted name (version 7)."""
+def _whole_quoted_names(text: str, spans: list[Span], zones: Ranges, version: int = 7) -> list[Span]:
+    """Sorted ``spans`` with a name's spans inside quotes grown to the quoted name (version 7);
+    from version 11 over any words after the last span found ("„Anadolu Kebap & Pizza Haus“",
+    "„Schneezwerge Gold“": a name's tail is a noun as often as not), the words before it still
+    no kind word or title ("„Haus Arberblick“" keeps "Haus" outside)."""
     grown: list[Span] = []
     starts = [s.start for s in spans]  # sorted, without overlaps (extend_names)
     for match in _QUOTED.finditer(text):
@@ -509,7 +547,11 @@ def _whole_quoted_names(text: str, spans: list[Span], zones: Ranges) -> list[Spa
         within = spans[first:last]
         crossing = (first > 0 and spans[first - 1].end > start) or any(s.end > end for s in within)
         inside = [s for s in within if coarse_label(s.label) in _NAME_TYPES]
-        outside = _outside_words(text, start, end, inside)
+        if version >= 11 and inside:
+            end_of_names = max(s.end for s in inside)
+            outside = _outside_words(text, start, end_of_names, inside)
+        else:
+            outside = _outside_words(text, start, end, inside)
         if inside and not crossing and not any(s.start == start and s.end == end for s in inside) and all(
             _name_word(w) for w in outside
         ):
@@ -540,4 +582,4 @@ def extend_names(text: str, spans: Iterable[Span], zones: Sequence[Span] = (), v
             continue
         out.append(span)
     out = _joined_neighbours(text, out) if version >= 6 else out
-    return _whole_quoted_names(text, out, blocked) if version >= 7 else out
+    return _whole_quoted_names(text, out, blocked, version) if version >= 7 else out

@@ -221,3 +221,58 @@ def test_a_surname_that_is_an_ordinary_word_spreads_after_a_persons_role() -> No
     found = [("Raimund Schäffler", "PERSON")]
     assert _through_chain(text, found, 5) == ["Raimund Schäffler"]
     assert _through_chain(text, found, 6) == ["Raimund Schäffler", "Schäffler"]
+
+
+def _spread(text: str, found: list[tuple[str, str, str]], **version_7: bool) -> list[tuple[str, str]]:
+    """``propagate`` as consistency@6 runs it, with version 7's flags; ``found`` holds
+    (surface, label, source) of one span each, at the surface's last occurrence when the
+    source is the model's (a partial reading of a later mention)."""
+    spans = []
+    for surface, label, source in found:
+        start = text.rindex(surface) if source == "model" else text.index(surface)
+        spans.append(Span(start, start + len(surface), label, 0.99, source))
+    out = propagate(text, spans, every_mention=True, adjacent_names=True, addresses=True, house_numbers=True,
+                    role_mentions=True, **version_7)  # fmt: skip
+    return [(text[s.start : s.end], s.label) for s in out]
+
+
+def test_version_7_spreads_a_partys_mark_found_in_quotes() -> None:
+    """A trademark suit names the defendant's beer after the words of an injunction once (the
+    brand recognizer's cue) and later bare in quotes; the mark is a party's (strict neutralizes it)."""
+    text = (
+        "Der Beklagten wird untersagt, Bier unter der Bezeichnung „Kellerfürstin“ anzubieten. "
+        "Der Verkehr wird „Kellerfürstin“ allenfalls als weibliche Variante verstehen."
+    )
+    found = [("Kellerfürstin", "BRAND_NAME", "brand_name")]
+    assert _spread(text, found, brands=True) == [("Kellerfürstin", "BRAND_NAME"), ("Kellerfürstin", "OTHER")]
+    assert _spread(text, found) == [("Kellerfürstin", "BRAND_NAME")]  # version 6 spreads no mark
+
+
+def test_version_7_grows_a_mention_over_the_part_the_model_read() -> None:
+    """A farm lease names the lessee in full, later without its legal form, where the model read
+    only the founder's name: the firm's name takes the part's place."""
+    text = (
+        "Der Kläger verpachtete die Hopfengärten an die Lehner Agrar GmbH mit Sitz in Wolnzach. "
+        "Die Beiträge wurden ihm von der Lehner Agrar vollständig erstattet."
+    )
+    found = [("Lehner Agrar GmbH", "FIRM_NAME", "firm_name"), ("Lehner", "ORGANIZATION", "model")]
+    assert _spread(text, found, grow_inside=True) == [("Lehner Agrar GmbH", "FIRM_NAME"), ("Lehner Agrar", "ORGANIZATION")]
+    assert _spread(text, found) == [("Lehner Agrar GmbH", "FIRM_NAME"), ("Lehner", "ORGANIZATION")]
+
+
+def test_version_7_spreads_an_identifiers_shape() -> None:
+    """An authority numbers its files alike: the second file number's cue is too far for the
+    recognizer, its shape is the first one's. A date, a shorter number and a number the model
+    found (no recognizer's evidence) spread nothing."""
+    text = (
+        "Das Landratsamt ordnete mit Bescheiden vom 21.04.2021 (Az. 32-5620.1-0412/21) und vom 8. Februar "
+        "2022 (Az. 32-5620.1-0093/22) die Reinigung an; die Akte 32-5620.1-0093 ist beigezogen."
+    )
+    found = [("32-5620.1-0412/21", "PERMIT_NUMBER", "permit_number")]
+    assert _spread(text, found, id_shapes=True) == [("32-5620.1-0412/21", "PERMIT_NUMBER"), ("32-5620.1-0093/22", "PERMIT_NUMBER")]
+    assert _spread(text, found) == [("32-5620.1-0412/21", "PERMIT_NUMBER")]
+    by_model = [("32-5620.1-0412/21", "ID", "model")]
+    assert _spread(text, by_model, id_shapes=True) == [("32-5620.1-0412/21", "ID")]
+    dated = "Die Kundennummer 12.03.2019 steht im Vertrag vom 14.04.2020."  # a number shaped like a date
+    assert _spread(dated, [("12.03.2019", "CONTRACT_NUMBER", "contract_number")], id_shapes=True) == [
+        ("12.03.2019", "CONTRACT_NUMBER")]  # fmt: skip

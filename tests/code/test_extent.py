@@ -336,3 +336,40 @@ def test_version_9_keeps_its_meaning_for_a_hyphens_head_and_stray_marks() -> Non
     text = "Der Sachverständige Karl-Heinz Reindl und Tann, Pfarrkirchener Straße"
     spans = [_at(text, "Heinz Reindl", PERSON), _at(text, "Tann,", LOCATION)]
     assert Chain([step("extent", 9)])(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "expected"),
+    [
+        # the function words a firm's or person's span ran on with
+        ("Er ist als Schreiner bei der Schreinerei Wörle in Denklingen beschäftigt.", ("Wörle in", "FIRM_NAME"),
+         ("Wörle", "FIRM_NAME")),
+        # a club's elided article and abbreviation; the adjective that begins a name
+        ("stellte der Trachtenverein GTEV D'Mangfalltaler Großholzhausen e.V. den Maibaum auf",
+         ("Mangfalltaler Großholzhausen e.V.", "ORGANIZATION"), ("GTEV D'Mangfalltaler Großholzhausen e.V.", "ORGANIZATION")),
+        ("Anrechte bei der Bayerischen Handwerker-Lebensversicherung a. G. (Vers.-Nr. 4471)",
+         ("Handwerker-Lebensversicherung a. G.", "FIRM_NAME"), ("Bayerischen Handwerker-Lebensversicherung a. G.", "FIRM_NAME")),
+        # the full stop after a quoted name's closing quote
+        ("Sie ist Inhaberin der Wortmarke „Kellerfürst“. Die Beklagte", ("„Kellerfürst“.", "BRAND_NAME"),
+         ("Kellerfürst", "BRAND_NAME")),
+        # a quoted name over the nouns after the span found, not over a kind word before it
+        ("unter der Bezeichnung „Anadolu Kebap & Pizza Haus“ eine Speisewirtschaft", ("Anadolu", "ORGANIZATION"),
+         ("Anadolu Kebap & Pizza Haus", "ORGANIZATION")),
+        ("eine Wohnung in der Anlage „Haus Arberblick“, Bretterschachten 7", ("Arberblick", "ORGANIZATION"),
+         ("Arberblick", "ORGANIZATION")),
+        # negatives: a lowercase adjective is no name's; a person's span ends in no function word
+        ("der bayerischen Handwerker GmbH", ("Handwerker GmbH", "ORGANIZATION"), ("Handwerker GmbH", "ORGANIZATION")),
+        ("Die Zeugin Anna Huber sagte aus.", ("Anna Huber", PERSON), ("Anna Huber", PERSON)),
+    ],
+)  # fmt: skip
+def test_version_11_mends_a_names_edges(text: str, given: tuple[str, str], expected: tuple[str, str]) -> None:
+    span = _at(text, *given)
+    out = Chain([step("extent", 11)])(text, [span])
+    assert [(text[s.start : s.end], s.label) for s in out] == [expected]
+
+
+def test_version_10_keeps_its_meaning_for_a_names_edges() -> None:
+    text = "die Schreinerei Wörle in Denklingen und der GTEV D'Mangfalltaler e.V. und „Anadolu Kebap Haus“"
+    spans = [_at(text, "Wörle in", "FIRM_NAME"), _at(text, "Mangfalltaler e.V.", "ORGANIZATION"),
+             _at(text, "Anadolu", "ORGANIZATION")]  # fmt: skip
+    assert Chain([step("extent", 10)])(text, spans) == spans

@@ -11,6 +11,7 @@ from deid.anonymizer.recognizers.business_name import (
     BusinessNameRecognizerV2,
     BusinessNameRecognizerV3,
     BusinessNameRecognizerV4,
+    BusinessNameRecognizerV5,
 )
 
 
@@ -97,3 +98,30 @@ def test_business_name_v4_table(marked: str) -> None:
 
 def test_business_name_version_3_keeps_its_meaning() -> None:
     assert BusinessNameRecognizerV3().analyze("am Turnier des RFV Aholming und der Schützengesellschaft Edelweiß Rohrbach") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Am 1. Mai 2023 stellte der Verein vor dem Gasthof [[Zum Kirchenwirt]] den neuen Maibaum auf.",
+        "Die Hochzeitsfeier fand im Gasthaus [[Zur Post]] in Großholzhausen statt.",
+        "Der Wirt des Gasthauses [[Zum Schwarzen Adler]] hat ausgesagt.",
+        # as version 4: the owner's name after the kind; negative: a preposition after no inn's kind
+        "Sie arbeitet in der Metzgerei [[Pichlmaier]] in Wasserburg.",
+        "Der Weg führt zum Gasthof und zur Post.",
+    ],
+)  # fmt: skip
+def test_business_name_v5_table(marked: str) -> None:
+    check_table_row(BusinessNameRecognizerV5(), marked, "FIRM_NAME")
+
+
+def test_business_name_version_4_keeps_its_meaning() -> None:
+    spans = BusinessNameRecognizerV4().analyze("vor dem Gasthof Zum Kirchenwirt den Maibaum")
+    assert [(s.end - s.start) for s in spans] == [len("Zum")]  # version 4 read "Zum" alone, the reason for 5
+
+
+def test_recognizer_set_21_runs_this_sessions_versions() -> None:
+    assert {"deid.recognizers.business_name.v5", "deid.recognizers.brand_name.v6",
+            "deid.recognizers.contract_number.v12"} <= set(RECOGNIZER_SETS[21])  # fmt: skip
+    assert "deid.recognizers.business_name.v4" not in RECOGNIZER_SETS[21]
+    assert "deid.recognizers.business_name.v5" not in RECOGNIZER_SETS[20]

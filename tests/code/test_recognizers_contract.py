@@ -17,6 +17,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV9,
     ContractNumberRecognizerV10,
     ContractNumberRecognizerV11,
+    ContractNumberRecognizerV12,
 )
 
 
@@ -274,3 +275,28 @@ def test_contract_number_v11_table(marked: str) -> None:
 
 def test_contract_number_version_10_keeps_its_meaning() -> None:
     assert ContractNumberRecognizerV10().analyze("(Vorgangs-Nr. VPI-MÜ-2023-004187)") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Der Versicherer lehnte unter der Schadennummer [[BH-23-004417]] zum Versicherungsschein [[77.410.298-3]] eine Regulierung ab.",
+        "Die Antragsgegnerin hat Anrechte bei der Pensionskasse (Vers.-Nr. [[DV 4471 90823]]) erworben.",
+        "Die Police [[LV-2231-0087]] wurde zum 1. Januar 2020 beitragsfrei gestellt.",
+        "Die Anlage ist beim Netzbetreiber unter der Zählpunktnummer [[DE0004712390000000000000087731458]] angemeldet.",
+        "Der Zähler (Zählpunkt [[DE 000471 94315 00000000000087731458]]) misst den Bezug.",
+        "Die Abrechnung nennt [[DE00047194315ABC00000000000877313]] als Lieferstelle.",
+        "Am 24. Oktober 2022 lieferte sie 26,2 t (Lieferschein [[LS-22-10473]]).",
+        "Nach dem Prüfbericht Nr. [[BA-2212-0386]] des Prüflabors lag der Aschegehalt bei 1,4 %.",
+        # negatives: the label without a number; an IBAN is no meter's point (22 characters)
+        "Der Versicherungsschein wurde nicht vorgelegt.",
+        "Die Zahlung ging auf das Konto mit der IBAN DE89 3704 0044 0532 0130 00.",
+    ],
+)  # fmt: skip
+def test_contract_number_v12_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV12(), marked, "CONTRACT_NUMBER")
+
+
+def test_contract_number_version_11_keeps_its_meaning() -> None:
+    text = "zum Versicherungsschein 77.410.298-3 und Zählpunktnummer DE0004712390000000000000087731458"
+    assert ContractNumberRecognizerV11().analyze(text) == []

@@ -12,6 +12,7 @@ from deid.anonymizer.recognizers.date_of_birth import (
     DateOfDeathRecognizer,
     DateOfDeathRecognizerV2,
     MarriageDateRecognizer,
+    MarriageDateRecognizerV2,
 )
 
 
@@ -151,3 +152,22 @@ def test_date_of_death_v2_table(marked: str) -> None:
 def test_date_of_death_version_1_keeps_its_meaning() -> None:
     assert DateOfDeathRecognizer().analyze("Am 14.01.2023 verstarb in Trostberg die Erblasserin.") == []
 
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Antragstellerin und der Antragsgegner haben am [[18.06.2014]] geheiratet.",
+        "Die am [[3. Mai 2001]] vor dem Standesamt Taufkirchen geschlossene Ehe ist gescheitert.",
+        "Sie haben am [[17.07.2004]] vor dem Standesamt Taufkirchen (Vils) die Ehe geschlossen.",
+        # negatives: a contract, not a marriage; a date after the verb's noun with no cue
+        "Am 12.03.2019 wurde der Mietvertrag geschlossen.",
+        "Die Ehe wurde am 3. Mai 2019 rechtskräftig geschieden.",
+    ],
+)  # fmt: skip
+def test_marriage_date_v2_table(marked: str) -> None:
+    check_table_row(MarriageDateRecognizerV2(), marked, "DATE_OF_MARRIAGE")
+
+
+def test_marriage_date_version_1_keeps_its_meaning() -> None:
+    assert MarriageDateRecognizer().analyze("Die Beteiligten haben am 18.06.2014 geheiratet.") == []

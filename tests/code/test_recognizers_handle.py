@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.handle import (
     HandleRecognizer,
     HandleRecognizerV2,
     HandleRecognizerV3,
+    HandleRecognizerV4,
 )
 
 
@@ -70,3 +71,22 @@ def test_handle_v3_table(marked: str) -> None:
 
 def test_handle_version_2_keeps_its_meaning() -> None:
     assert HandleRecognizerV2().analyze("unter dem Namen „passauboy89“") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die auf [[@sophia.ertl.wanderlust]] nachträglich ergänzte Markierung „[[@lichtblick.hochzeiten]]“ ändert nichts.",
+        "Er antwortete als [[@berg_sepp]] auf den Beitrag.",
+        # negatives: an e-mail address; an @ name without a dot or underscore and no platform near;
+        # a sentence's full stop after an @ name
+        "Die Rechnung ging an anna.huber@web.de am selben Tag.",
+        "Der Satz endete mit @bergsepp und einem Bild.",
+    ],
+)  # fmt: skip
+def test_handle_v4_table(marked: str) -> None:
+    check_table_row(HandleRecognizerV4(), marked, "HANDLE")
+
+
+def test_handle_version_3_keeps_its_meaning() -> None:
+    assert HandleRecognizerV3().analyze("Die auf @sophia.ertl.wanderlust ergänzte Markierung") == []

@@ -13,6 +13,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV3,
     BrandNameRecognizerV4,
     BrandNameRecognizerV5,
+    BrandNameRecognizerV6,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
@@ -116,6 +117,25 @@ def test_brand_v4_table(marked: str) -> None:
 )  # fmt: skip
 def test_brand_v5_table(marked: str) -> None:
     check_table_row(BrandNameRecognizerV5(), marked, "BRAND_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a mark after its register number without "Nr."
+        "Die Klägerin ist Inhaberin der beim DPMA eingetragenen Wortmarke 30 2014 052 318 „[[Kellerfürst]]“, die für Biere eingetragen ist.",
+        "Der Widerspruch aus der Unionsmarke 1315550 „[[Wohlfühlfarbe]]“ hat Erfolg.",
+        # as version 5: after "Nr."; negative: a number and a quote after no mark's word
+        "Die Marke Nr. 30 2008 062 828 „[[Bergkristall]]“ ist eingetragen.",
+        "Nach Randnummer 30 2014 „Auslegung“ des Kommentars ist das anders.",
+    ],
+)  # fmt: skip
+def test_brand_v6_table(marked: str) -> None:
+    check_table_row(BrandNameRecognizerV6(), marked, "BRAND_NAME")
+
+
+def test_brand_version_5_keeps_its_meaning() -> None:
+    assert BrandNameRecognizerV5().analyze("der Wortmarke 30 2014 052 318 „Kellerfürst“, die") == []
 
 
 def test_brand_version_4_keeps_its_meaning() -> None:

@@ -244,3 +244,22 @@ def test_lowercase_v2_drops_a_participle_at_a_sentences_start(text: str, word: s
     span = _at(text, word, OTHER, score=0.99)
     assert (Chain([step("lowercase", 2)])(text, [span]) == []) is dropped
     assert Chain([step("lowercase", 1)])(text, [span]) == [span]  # version 1 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text, word, kept",
+    [
+        # a surname that is a noun too, right after a first name
+        ("den Kläger zu 2), Thomas Weißgerber, und Katrin Weißgerber, wohnhaft Uhlandstraße 8", "Weißgerber", True),
+        ("Die Klägerin ist seit 2004 bei Anna Kürschner als Bürokraft beschäftigt.", "Kürschner", True),
+        # negatives: no first name before the noun; a first name that is an ordinary word too
+        ("Der Kläger ist seit 2004 als Weißgerber beschäftigt.", "Weißgerber", False),
+        ("Die Kosten Weißgerber trägt die Beklagte.", "Weißgerber", False),
+    ],
+)  # fmt: skip
+def test_version_5_keeps_a_person_after_a_first_name(text: str, word: str, kept: bool) -> None:
+    nth = text.count(word) - 1
+    span = _at(text, word, PERSON, nth=nth, score=0.8)
+    assert (Chain([step("common_nouns", 5)])(text, [span]) == [span]) is kept
+    if kept:
+        assert Chain([step("common_nouns", 4)])(text, [span]) == []  # version 4 keeps its meaning

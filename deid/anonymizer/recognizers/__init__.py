@@ -36,6 +36,7 @@ from deid.anonymizer.recognizers.business_name import (
     BusinessNameRecognizerV2,
     BusinessNameRecognizerV3,
     BusinessNameRecognizerV4,
+    BusinessNameRecognizerV5,
 )
 from deid.anonymizer.recognizers.clinic_name import (
     ClinicNameRecognizer,
@@ -56,6 +57,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV9,
     ContractNumberRecognizerV10,
     ContractNumberRecognizerV11,
+    ContractNumberRecognizerV12,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -63,6 +65,7 @@ from deid.anonymizer.recognizers.date_of_birth import (
     DateOfDeathRecognizer,
     DateOfDeathRecognizerV2,
     MarriageDateRecognizer,
+    MarriageDateRecognizerV2,
 )
 from deid.anonymizer.recognizers.email import EmailRecognizer
 from deid.anonymizer.recognizers.firm_name import (
@@ -75,6 +78,7 @@ from deid.anonymizer.recognizers.handle import (
     HandleRecognizer,
     HandleRecognizerV2,
     HandleRecognizerV3,
+    HandleRecognizerV4,
 )
 from deid.anonymizer.recognizers.iban import IbanRecognizer, IbanRecognizerV2, IbanRecognizerV3
 from deid.anonymizer.recognizers.ip_address import IpAddressRecognizer, IpAddressRecognizerV2
@@ -103,6 +107,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV3,
     BrandNameRecognizerV4,
     BrandNameRecognizerV5,
+    BrandNameRecognizerV6,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
@@ -331,6 +336,17 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     # the further numbers of the same shape listed after a labelled one ("Waffenbesitzkarten Nr.
     # 44/2011 und 12/2016")
     "deid.recognizers.permit_number.v8": PermitNumberRecognizerV8,
+    # a policy's number after "Versicherungsschein", "Police" or "Vers.-Nr."; a meter's point of
+    # delivery ("Zählpunktnummer DE…", or by its shape)
+    "deid.recognizers.contract_number.v12": ContractNumberRecognizerV12,
+    # a mark after its register number without "Nr." ("Wortmarke 30 2014 052 318 „Kellerfürst“")
+    "deid.recognizers.brand_name.v6": BrandNameRecognizerV6,
+    # an inn's name after "Zum", "Zur", "Beim" ("der Gasthof Zum Kirchenwirt")
+    "deid.recognizers.business_name.v5": BusinessNameRecognizerV5,
+    # an "@" name with a dot or an underscore inside, no platform near ("@sophia.ertl.wanderlust")
+    "deid.recognizers.handle.v4": HandleRecognizerV4,
+    # the date before the verb ("haben am 18.06.2014 geheiratet")
+    "deid.recognizers.marriage_date.v2": MarriageDateRecognizerV2,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -405,6 +421,11 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
           "deid.recognizers.street_address.v9": "deid.recognizers.street_address.v8",
           "deid.recognizers.contract_number.v11": "deid.recognizers.contract_number.v10",
           "deid.recognizers.permit_number.v8": "deid.recognizers.permit_number.v7"}, frozenset()),
+    21: ({"deid.recognizers.contract_number.v12": "deid.recognizers.contract_number.v11",
+          "deid.recognizers.brand_name.v6": "deid.recognizers.brand_name.v5",
+          "deid.recognizers.business_name.v5": "deid.recognizers.business_name.v4",
+          "deid.recognizers.handle.v4": "deid.recognizers.handle.v3",
+          "deid.recognizers.marriage_date.v2": "deid.recognizers.marriage_date.v1"}, frozenset()),
 }  # fmt: skip
 
 

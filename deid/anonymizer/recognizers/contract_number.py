@@ -279,3 +279,31 @@ class ContractNumberRecognizerV11(ContractNumberRecognizerV10):
     """Version 10, and a number whose letters have an umlaut ("VPI-MÜ-2023-004187")."""
 
     PATTERNS = _labelled_patterns(_KEY_V10, _PLURAL_KEY_V9, _VALUE_V11)
+
+
+# Version 12 (the batches of the twenty-fourth session, written by others before the chain ran
+# on them): an insurance policy's number after "Versicherungsschein" or "Police" alone
+# ("zum Versicherungsschein 77.410.298-3"), after the abbreviation "Vers.-Nr." ("Vers.-Nr. DV
+# 4471 90823"), a delivery note's after "Lieferschein" alone ("(Lieferschein LS-22-10473)"), a
+# report's by "Nr." after it ("Nach dem Prüfbericht Nr. BA-2212-0386"), and an electricity meter's point of delivery ("unter der Zählpunktnummer
+# DE000943…"): after its label, or by the shape the Bundesnetzagentur gives it (DE, six digits of
+# the grid operator, five of the postal code, twenty letters or digits), which no other number has
+_KIND_V12 = rf"{_KIND_V9}|vers\.|zählpunkt"
+_WORDS_V12 = rf"{_WORDS_V10}|versicherungsschein|police|zählpunkt|zählpunktbezeichnung|lieferschein"
+_SPACED_V12 = rf"{_SPACED_V8}|[a-zäöüß]*bericht"
+_KEY_V12 = _key(_KIND_V12, _WORDS_V12, _SPACED_V12)
+_PLURAL_KEY_V12 = rf"(?<!\w)(?i:(?:{_KIND_V12})-?nummern|ohrmarken)"
+_METERING_LABEL = r"(?<!\w)(?i:zählpunkt(?:-?nummer|-?nr\.|-?bezeichnung)?|marktlokations-id|malo-id)"
+_METERING_VALUE = r"(?P<value>DE[\dA-Z]{20,38})(?!\w)"
+_METERING_POINT = r"(?<![\w])(?P<value>DE[ \u00a0]?\d{6}[ \u00a0]?\d{5}[ \u00a0]?[\dA-Z]{20})(?!\w)"
+
+
+class ContractNumberRecognizerV12(ContractNumberRecognizerV11):
+    """Version 11, a policy's number after "Versicherungsschein", "Police" or "Vers.-Nr.", a
+    delivery note's and a report's, and a meter's point of delivery after its label or by its shape."""
+
+    PATTERNS = (
+        *_labelled_patterns(_KEY_V12, _PLURAL_KEY_V12, _VALUE_V11),
+        Pattern("metering_point_labelled", rf"{_METERING_LABEL}{_COLON}{_METERING_VALUE}", 0.8),
+        Pattern("metering_point", _METERING_POINT, 0.8),
+    )

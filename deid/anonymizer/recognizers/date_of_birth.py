@@ -119,3 +119,19 @@ class MarriageDateRecognizer(PatternRecognizer):
     NAME = "marriage_date"
     LABEL = "DATE_OF_MARRIAGE"
     PATTERNS = (Pattern("cue_date", rf"{_MARRIAGE_CUE}{_DATE}", 0.85),)
+
+
+# Version 2 (a batch of the twenty-fourth session, written by another before the chain ran on
+# it): the date before the verb ("Die Beteiligten haben am 18.06.2014 geheiratet", "die am
+# 3. Mai 2001 geschlossene Ehe", "am 17.07.2004 vor dem Standesamt Taufkirchen (Vils) die Ehe
+# geschlossen"), which version 1 read only after its cue
+_MARRIED_AFTER = (
+    rf"{_S}(?:(?:vor{_S}dem{_S}Standesamt|in){_S}{_PLACE}(?:{_S}(?:{_PLACE}|a\.|an|am|im|in|der|d\.)){{0,3}}"
+    rf"(?:{_S}\([^()\n]{{1,20}}\))?{_S})?(?:geheiratet|geschlossenen?{_S}Ehe|die{_S}Ehe{_S}geschlossen)(?!\w)"
+)
+
+
+class MarriageDateRecognizerV2(MarriageDateRecognizer):
+    """Version 1, and a date the verb "geheiratet" or "geschlossene Ehe" follows."""
+
+    PATTERNS = (*MarriageDateRecognizer.PATTERNS, Pattern("date_married", rf"(?<![\w.]){_DATE}{_MARRIED_AFTER}", 0.85))

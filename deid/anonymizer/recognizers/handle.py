@@ -94,3 +94,19 @@ class HandleRecognizerV3(HandleRecognizerV2):
     """Version 2, and a handle's shape in quotes after "unter dem Namen"."""
 
     PATTERNS = (*HandleRecognizerV2.PATTERNS, Pattern("named_as_handle", _NAMED_AS, 0.75))
+
+
+# Version 4 (a batch of the twenty-fourth session, written by another before the chain ran on
+# it): an "@" name with a dot or an underscore inside ("Die auf @sophia.ertl.wanderlust ergänzte
+# Markierung „@lichtblick.hochzeiten“"), where no platform is named within reach: no German word
+# has that shape, and an e-mail address's "@" follows a letter (the at_handle pattern's guard)
+_SHAPED_AT_HANDLE = (
+    r"(?P<value>@(?<![\w@.\-]@)[A-Za-z0-9_](?=[A-Za-z0-9_.]*[._][A-Za-z0-9])(?:[A-Za-z0-9_.]{1,38}[A-Za-z0-9_]))"
+    r"(?![\w@]|\.\w)"
+)
+
+
+class HandleRecognizerV4(HandleRecognizerV3):
+    """Version 3, and an "@" name with a dot or an underscore inside, with no platform near."""
+
+    PATTERNS = (*HandleRecognizerV3.PATTERNS, Pattern("shaped_at_handle", _SHAPED_AT_HANDLE, 0.7))

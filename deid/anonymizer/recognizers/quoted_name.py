@@ -22,13 +22,13 @@ _QUOTED = (
     r"(?:„|\"|»|“)(?P<value>[A-ZÄÖÜ0-9][^„“”\"»«\n.;:!?]{0,58}?[\w)!+])(?:“|”|\"|«)"
 )
 # what a party's mark or product is called; an optional register number may stand between
-_BRAND_CUE = (
+_BRAND_WORDS = (
     r"(?:(?:Wort|Bild|Wort-/Bild|Wort-[ \u00a0]und[ \u00a0]Bild|Unions|Gemeinschafts|Klage|Streit"
     r"|Widerspruchs|Verletzungs|Dach)?[Mm]arke|Marken|Produkt|Produkte|Produktname|Produktnamen"
     r"|Produktbezeichnung|Produktlinie|Sorte"
     rf"|unter{_S}dem{_S}(?:Namen|Zeichen|Label|Slogan))"
-    rf"(?:{_S}Nr\.{_S}[\d ]{{3,20}})?{_S}"
 )
+_BRAND_CUE = rf"{_BRAND_WORDS}(?:{_S}Nr\.{_S}[\d ]{{3,20}})?{_S}"
 # a venue or business named after its kind ("Shisha-Bar", "Gasthof", "Onlineshop")
 _VENUE_KINDS = (
     "Bar|Gaststätte|Gasthaus|Gasthof|Wirtschaft|Restaurant|Lokal|Diskothek|Disco|Club|Hotel"
@@ -244,4 +244,19 @@ class VenueNameRecognizerV5(VenueNameRecognizerV4):
     PATTERNS = (
         Pattern("kind_quoted", rf"(?<![\w-]){_VENUE_CUE_V5}{_QUOTED}", 0.7),
         *VenueNameRecognizerV4.PATTERNS[1:],
+    )
+
+
+# version 6: a mark after its register number without "Nr." ("der beim DPMA eingetragenen
+# Wortmarke 30 2014 052 318 „Kellerfürst“"), which version 5 read only after "Nr. …" (a batch of
+# the twenty-fourth session, written by another before the chain ran on it)
+_BRAND_CUE_V6 = rf"{_BRAND_WORDS}(?:{_S}(?:Nr\.{_S})?\d[\d ]{{2,20}})?{_S}"
+
+
+class BrandNameRecognizerV6(BrandNameRecognizerV5):
+    """Version 5, and a mark after its register number without "Nr."."""
+
+    PATTERNS = (
+        Pattern("cue_quoted", rf"(?<![\w-]){_BRAND_CUE_V6}{_QUOTED}", 0.7),
+        *BrandNameRecognizerV5.PATTERNS[1:],
     )
