@@ -212,8 +212,8 @@ def propagate(
                 found[v] = (label, score)
     added: list[Span] = []
     replaced: set[int] = set()  # indices of ``spans`` a mention grown over them took the place of (grow_inside)
-    starts = [s.start for s in spans]
-    longest = max((s.end - s.start for s in spans), default=0)
+    starts = [s.start for s in spans] if grow_inside else []
+    longest = max((s.end - s.start for s in spans), default=0) if grow_inside else 0
     forms = {v: _forms(v, label) if every_mention else (v,) for v, (label, _) in found.items()}
     words = _WordIndex(text, [f for fs in forms.values() for f in fs])
     for v, (label, score) in sorted(found.items(), key=lambda kv: -len(kv[0])):

@@ -159,7 +159,7 @@ _NOT_A_TOWN_ENDING = re.compile(r"(?:end|ig|lich|isch|ung)(?:e[nmrs]?)?$")
 # words after it a name, an ordinary noun too ("Post")
 _INN_KINDS = r"Gasthof(?:s|es)?|Gasthaus(?:es)?|Gasthäuser|Wirtshaus(?:es)?|Gaststätte|Landgasthof(?:s|es)?|Brauereigasthof(?:s|es)?"
 _INN = (
-    rf"(?<![\w-])(?:{_INN_KINDS}){_S}(?P<value>(?:Zum|Zur|Beim|Zu{_S}den){_S}"
+    rf"(?<![\w-])(?:{_INN_KINDS}){_S}(?P<inn>(?:Zum|Zur|Beim|Zu{_S}den){_S}"
     rf"[A-ZÄÖÜ][a-zäöüß]+(?:{_S}[A-ZÄÖÜ][a-zäöüß]+)?)(?![\w-])"
 )
 _INN_PREPOSITIONS = frozenset({"Zum", "Zur", "Beim", "Zu"})
@@ -171,8 +171,7 @@ class BusinessNameRecognizerV5(BusinessNameRecognizerV4):
     PATTERNS = (*BusinessNameRecognizerV4.PATTERNS, Pattern("inn_name", _INN, 0.7))
 
     def candidates(self, text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
-        if "value" in match.re.groupindex and match.group("value").split()[0] in _INN_PREPOSITIONS:
-            if match.re.pattern == _INN:
-                yield match.span("value")
-            return
-        yield from super().candidates(text, match)
+        if "inn" in match.re.groupindex:
+            yield match.span("inn")
+        elif "value" not in match.re.groupindex or match.group("value").split()[0] not in _INN_PREPOSITIONS:
+            yield from super().candidates(text, match)  # an owner's name, not an inn's preposition

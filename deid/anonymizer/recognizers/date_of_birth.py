@@ -86,7 +86,8 @@ _MARRIAGE_CUE = (
     r"(?<!\w)(?i:heirateten|heiratete|geheiratet|verheiratet|eheschließung|heiratsdatum|trauung)"
     rf"[:,]?{_S}?(?i:am|den|seit)?{_S}?:?{_S}?"
 )
-_DIED_AFTER = rf"{_S}(?:in{_S}{_PLACE}(?:{_S}(?:{_PLACE}|a\.|an|am|im|in|der|d\.)){{0,3}},?{_S})?(?:verstorben|gestorben)"
+_PLACE_NAME = rf"{_PLACE}(?:{_S}(?:{_PLACE}|a\.|an|am|im|in|der|d\.)){{0,3}}"  # "Neumarkt i. d. OPf."
+_DIED_AFTER = rf"{_S}(?:in{_S}{_PLACE_NAME},?{_S})?(?:verstorben|gestorben)"
 
 
 class DateOfDeathRecognizer(PatternRecognizer):
@@ -126,8 +127,7 @@ class MarriageDateRecognizer(PatternRecognizer):
 # 3. Mai 2001 geschlossene Ehe", "am 17.07.2004 vor dem Standesamt Taufkirchen (Vils) die Ehe
 # geschlossen"), which version 1 read only after its cue
 _MARRIED_AFTER = (
-    rf"{_S}(?:(?:vor{_S}dem{_S}Standesamt|in){_S}{_PLACE}(?:{_S}(?:{_PLACE}|a\.|an|am|im|in|der|d\.)){{0,3}}"
-    rf"(?:{_S}\([^()\n]{{1,20}}\))?{_S})?(?:geheiratet|geschlossenen?{_S}Ehe|die{_S}Ehe{_S}geschlossen)(?!\w)"
+    rf"{_S}(?:(?:vor{_S}dem{_S}Standesamt|in){_S}{_PLACE_NAME}(?:{_S}\([^()\n]{{1,20}}\))?{_S})?(?:geheiratet|geschlossenen?{_S}Ehe|die{_S}Ehe{_S}geschlossen)(?!\w)"
 )
 
 
