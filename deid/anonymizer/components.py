@@ -305,6 +305,13 @@ register(RECOGNIZERS, 21, RecognizersConfig,
                      "Kirchenwirt'); handle.v4: an '@' name with a dot or an underscore inside, no platform "
                      "near ('@sophia.ertl.wanderlust'); marriage_date.v2: the date before the verb ('haben am "
                      "18.06.2014 geheiratet')")(_recognizers_step(21))  # fmt: skip
+register(RECOGNIZERS, 22, RecognizersConfig,
+         description="recognizers@21 with contract_number.v13: a number of letters, a year and a serial by its "
+                     "shape alone ('Rechnungen Nr. SV-21-3317', 'Befund-Nr. BA-23-11842'), a Bavarian police "
+                     "case's number ('im Vorgang BY5410-027718-23/4'), a loan's after 'Darlehen Nr.'; brand_name.v7: a product's name in quotes "
+                     "after its type or model ('einen Melkroboter des Typs „Lactomat VX 2“', 'das Programm "
+                     "„Glanzwerk Premium“'); firm_name.v5: a mutual insurer's form written 'VaG' ('bei der "
+                     "Oberpfälzer Landversicherung VaG')")(_recognizers_step(22))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the
@@ -834,6 +841,23 @@ def consistency_v7(cfg: ConsistencyConfig) -> Step:
                         role_mentions=True, brands=True, grow_inside=True, id_shapes=True)  # fmt: skip
 
 
+# the extent step's version that consistency@8 applies to what it found (deid.anonymizer.extent)
+_EXTENT_AFTER_CONSISTENCY = 11
+
+
+@register(CONSISTENCY, 8, ConsistencyConfig,
+          description="version 7, and the mentions it found take their whole extent as the extent step's "
+                      "version 11 gives it, which ran before them: a first name before a surname found "
+                      "again ('Dipl.-Kfm. Hans-Jürgen Eberl', where only 'Eberl' spread)")  # fmt: skip
+def consistency_v8(cfg: ConsistencyConfig) -> Step:
+    spread = consistency_v7(cfg)
+
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return extend_names(text, spread(text, spans, context), context.zones, version=_EXTENT_AFTER_CONSISTENCY)
+
+    return run
+
+
 # --- the firm's legal form ----------------------------------------------------------------
 
 
@@ -900,6 +924,14 @@ def legal_form_v7(cfg: LegalFormConfig) -> Step:
                       "Betriebs-GmbH', where the model found 'Weißbräu Stüberl')")  # fmt: skip
 def legal_form_v8(cfg: LegalFormConfig) -> Step:
     return _legal_form(cfg, version=8)
+
+
+@register(LEGAL_FORM, 9, LegalFormConfig,
+          description="version 8, and a club's letters with the word after them before a span that ends in a "
+                      "legal form ('des FC Eintracht Mainaschaff 1919 e.V.', where the model found 'Mainaschaff "
+                      "1919')")  # fmt: skip
+def legal_form_v9(cfg: LegalFormConfig) -> Step:
+    return _legal_form(cfg, version=9)
 
 
 def _legal_form(cfg: LegalFormConfig, version: int) -> Step:

@@ -276,3 +276,20 @@ def test_version_7_spreads_an_identifiers_shape() -> None:
     dated = "Die Kundennummer 12.03.2019 steht im Vertrag vom 14.04.2020."  # a number shaped like a date
     assert _spread(dated, [("12.03.2019", "CONTRACT_NUMBER", "contract_number")], id_shapes=True) == [
         ("12.03.2019", "CONTRACT_NUMBER")]  # fmt: skip
+
+
+def test_version_8_gives_the_mentions_it_found_their_whole_extent() -> None:
+    """The witness is named by surname first and in full later, where the model read nothing:
+    consistency finds the surname again after extent has run, and version 8 takes the first
+    name before it in (version 7 left "Hans-Jürgen" in clear)."""
+    import deid.anonymizer.components  # noqa: F401  (registers the chain's steps)
+    from deid.anonymizer.chain import Chain, step
+
+    text = (
+        "Der Zeuge Eberl bestätigte die Zahlen. Nach dem Gutachten des Wirtschaftsprüfers "
+        "Dipl.-Kfm. Hans-Jürgen Eberl war der Wert zu hoch."
+    )
+    found = [Span(text.index("Eberl"), text.index("Eberl") + len("Eberl"), "PERSON", 0.95, "model")]
+    spread = {v: [text[s.start : s.end] for s in Chain([step("consistency", v)])(text, found)] for v in (7, 8)}
+    assert spread[8] == ["Eberl", "Hans-Jürgen Eberl"]
+    assert spread[7] == ["Eberl", "Eberl"]  # version 7 keeps its meaning

@@ -292,3 +292,33 @@ def test_version_7_keeps_its_meaning_for_a_hyphenated_form() -> None:
     text = "Die Klägerin, die Weißbräu Stüberl Betriebs-GmbH, betreibt die Gaststätte."
     given = [Span(text.index("Weißbräu"), text.index("Weißbräu") + len("Weißbräu Stüberl"), ORGANIZATION, 0.9, MODEL_SOURCE)]
     assert Chain([step("legal_form", 7)])(text, given) == given
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        # a club's letters and the word after them
+        ("Sie brachen die Tür des Vereinsheims des FC Eintracht Mainaschaff 1919 e.V. auf.",
+         [("Mainaschaff 1919", ORGANIZATION)], [(ORGANIZATION, "FC Eintracht Mainaschaff 1919 e.V.")]),
+        ("Er ist Mitglied des TSV Grün-Weiß Pfeffenhausen e.V. seit 1990.",
+         [("Pfeffenhausen", LOCATION)], [(ORGANIZATION, "TSV Grün-Weiß Pfeffenhausen e.V.")]),
+        # a court's letters are no club's; a firm's kind stays outside (the from-scratch dev set's
+        # convention)
+        ("Die Eintragung beim AG Erding Huber GmbH ist alt.", [("Huber", ORGANIZATION)], [(ORGANIZATION, "Huber GmbH")]),
+        ("Er arbeitet als Disponent bei der Spedition Ortmaier Logistik GmbH in Eggenfelden.",
+         [("Ortmaier Logistik", ORGANIZATION)], [(ORGANIZATION, "Ortmaier Logistik GmbH")]),
+    ],
+)  # fmt: skip
+def test_version_9_takes_a_clubs_letters_and_the_word_after_them(
+    text: str, spans: list[tuple[str, str]], expected: list[tuple[str, str]]
+) -> None:
+    given = [Span(text.index(w), text.index(w) + len(w), label, 0.9, MODEL_SOURCE) for w, label in spans]
+    out = Chain([step("public_words", 1), step("legal_form", 9)])(text, given)
+    assert [(s.label, text[s.start : s.end]) for s in out] == expected
+
+
+def test_version_8_keeps_its_meaning_before_a_club() -> None:
+    text = "Sie brachen die Tür des Vereinsheims des FC Eintracht Mainaschaff 1919 e.V. auf."
+    given = [Span(text.index("Mainaschaff"), text.index(" e.V."), ORGANIZATION, 0.9, MODEL_SOURCE)]
+    out = Chain([step("legal_form", 8)])(text, given)
+    assert [text[s.start : s.end] for s in out] == ["Mainaschaff 1919 e.V."]

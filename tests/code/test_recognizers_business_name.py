@@ -125,3 +125,10 @@ def test_recognizer_set_21_runs_this_sessions_versions() -> None:
             "deid.recognizers.contract_number.v12"} <= set(RECOGNIZER_SETS[21])  # fmt: skip
     assert "deid.recognizers.business_name.v4" not in RECOGNIZER_SETS[21]
     assert "deid.recognizers.business_name.v5" not in RECOGNIZER_SETS[20]
+
+
+def test_recognizer_set_22_runs_this_sessions_versions() -> None:
+    assert {"deid.recognizers.contract_number.v13", "deid.recognizers.brand_name.v7",
+            "deid.recognizers.firm_name.v5"} <= set(RECOGNIZER_SETS[22])  # fmt: skip
+    assert "deid.recognizers.contract_number.v12" not in RECOGNIZER_SETS[22]
+    assert "deid.recognizers.firm_name.v5" not in RECOGNIZER_SETS[21]

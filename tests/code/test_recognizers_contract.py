@@ -18,6 +18,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV10,
     ContractNumberRecognizerV11,
     ContractNumberRecognizerV12,
+    ContractNumberRecognizerV13,
 )
 
 
@@ -300,3 +301,28 @@ def test_contract_number_v12_table(marked: str) -> None:
 def test_contract_number_version_11_keeps_its_meaning() -> None:
     text = "zum Versicherungsschein 77.410.298-3 und Zählpunktnummer DE0004712390000000000000087731458"
     assert ContractNumberRecognizerV11().analyze(text) == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Beklagte stellte hierfür die Rechnungen Nr. [[SV-21-3317]] und Nr. [[SV-22-0412]] über zusammen 2.414,00 € aus.",
+        "Die Blutprobe ergab laut Befund der Rechtsmedizin (Befund-Nr. [[BA-23-11842]]) eine Blutalkoholkonzentration von 1,21 Promille.",
+        "Der Betriebsrat beschloss die Teilnahme am Seminar „Betriebsverfassungsrecht Teil I“ (Seminar-Nr. [[BR1-23-088]]).",
+        "Die Polizeiinspektion führte die Ermittlungen im Vorgang [[BY5410-027718-23/4]].",
+        "Der Kurs ist bei der Zentralen Prüfstelle Prävention unter der Kurs-ID [[KU-YO-2018-04471]] zertifiziert.",
+        "Sie nahmen bei der Raiffeisenbank ein Darlehen (Darlehen Nr. [[40 118 772]]) über 96.000 € auf.",
+        # as version 12: a known label; negatives: a norm's number, a file number, a photo's short label
+        "Am 24. Oktober 2022 lieferte sie 26,2 t (Lieferschein [[LS-22-10473]]).",
+        "Nach Anlage 1 Nr. 3-2 der Verordnung ist das nicht erforderlich.",
+        "Das Urteil des BGH vom 12. Mai 2020 – VI ZR 12/19 – ist einschlägig.",
+        "Das Lichtbild B-12-1 der Ermittlungsakte zeigt die Einfahrt.",
+    ],
+)  # fmt: skip
+def test_contract_number_v13_table(marked: str) -> None:
+    check_table_row(ContractNumberRecognizerV13(), marked, "CONTRACT_NUMBER")
+
+
+def test_contract_number_version_12_keeps_its_meaning() -> None:
+    text = "die Rechnungen Nr. SV-21-3317 im Vorgang BY5410-027718-23/4, Darlehen Nr. 40 118 772"
+    assert ContractNumberRecognizerV12().analyze(text) == []

@@ -10,6 +10,7 @@ from deid.anonymizer.recognizers.firm_name import (
     FirmNameRecognizerV2,
     FirmNameRecognizerV3,
     FirmNameRecognizerV4,
+    FirmNameRecognizerV5,
 )
 
 
@@ -102,3 +103,20 @@ def test_firm_name_v4_table(marked: str) -> None:
 
 def test_firm_name_version_3_keeps_its_meaning() -> None:
     assert FirmNameRecognizerV3().analyze("der Beigeladenen, der Funkturm Süd Infrastruktur GmbH, erteilte") == []
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "Die Beklagten unterhalten bei der [[Oberpfälzer Landversicherung VaG]] eine Tierhalterhaftpflichtversicherung.",
+        # as version 4; negative: one everyday noun before the form names no one
+        "Die Haftpflichtversicherung der Beklagten, die [[Landgenossen Versicherung a.G.]], lehnte die Regulierung ab.",
+        "Komplementärin ist die Komplementär GmbH.",
+    ],
+)  # fmt: skip
+def test_firm_name_v5_table(marked: str) -> None:
+    check_table_row(FirmNameRecognizerV5(), marked, "FIRM_NAME")
+
+
+def test_firm_name_version_4_keeps_its_meaning() -> None:
+    assert FirmNameRecognizerV4().analyze("bei der Oberpfälzer Landversicherung VaG eine") == []

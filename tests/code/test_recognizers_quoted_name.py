@@ -14,6 +14,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV4,
     BrandNameRecognizerV5,
     BrandNameRecognizerV6,
+    BrandNameRecognizerV7,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
@@ -132,6 +133,29 @@ def test_brand_v5_table(marked: str) -> None:
 )  # fmt: skip
 def test_brand_v6_table(marked: str) -> None:
     check_table_row(BrandNameRecognizerV6(), marked, "BRAND_NAME")
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # a product's name after the word for its type or model
+        "Die Beklagte lieferte dem Kläger einen Melkroboter des Typs „[[Lactomat VX 2]]“ zum Preis von 148.750,00 €.",
+        "Sie wird mit einem Holzofen des Typs „[[Glutkern 16]]“ mit einer Nennwärmeleistung von 9 kW beheizt.",
+        "Er hatte an der Kasse das Programm „[[Glanzwerk Premium]]“ erworben.",
+        "Der Kläger kaufte ein E-Mountainbike des Modells „[[Velantis Trail E7]]“ zum Preis von 5.490 €.",
+        # as version 6; negatives: the word for a type before a term in quotes that starts small,
+        # a quote after another word
+        "Die Marke Nr. 30 2008 062 828 „[[Bergkristall]]“ ist eingetragen.",
+        "Der Typ „unbefristeter Vertrag“ ist gemeint.",
+        "Die Bezeichnung „Facharzt“ ist geschützt.",
+    ],
+)  # fmt: skip
+def test_brand_v7_table(marked: str) -> None:
+    check_table_row(BrandNameRecognizerV7(), marked, "BRAND_NAME")
+
+
+def test_brand_version_6_keeps_its_meaning() -> None:
+    assert BrandNameRecognizerV6().analyze("einen Melkroboter des Typs „Lactomat VX 2“ zum Preis") == []
 
 
 def test_brand_version_5_keeps_its_meaning() -> None:

@@ -286,7 +286,7 @@ def test_unknown_switches_still_raise():
     cfg = with_money().without("keep_zones").configured("consistency", min_share=0.5)
     assert PipelineConfig.from_dict(cfg.to_dict()) == cfg
     saved = {e["name"]: e for e in cfg.to_dict()["chain"]}
-    assert saved["consistency"] == {"name": "consistency", "version": 7, "config": {"min_share": 0.5}}
+    assert saved["consistency"] == {"name": "consistency", "version": 8, "config": {"min_share": 0.5}}
 
 
 def test_an_unknown_component_or_key_names_the_closest_valid_one():

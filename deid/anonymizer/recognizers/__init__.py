@@ -58,6 +58,7 @@ from deid.anonymizer.recognizers.contract_number import (
     ContractNumberRecognizerV10,
     ContractNumberRecognizerV11,
     ContractNumberRecognizerV12,
+    ContractNumberRecognizerV13,
 )
 from deid.anonymizer.recognizers.date_of_birth import (
     DateOfBirthRecognizer,
@@ -73,6 +74,7 @@ from deid.anonymizer.recognizers.firm_name import (
     FirmNameRecognizerV2,
     FirmNameRecognizerV3,
     FirmNameRecognizerV4,
+    FirmNameRecognizerV5,
 )
 from deid.anonymizer.recognizers.handle import (
     HandleRecognizer,
@@ -108,6 +110,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizerV4,
     BrandNameRecognizerV5,
     BrandNameRecognizerV6,
+    BrandNameRecognizerV7,
     VenueNameRecognizer,
     VenueNameRecognizerV2,
     VenueNameRecognizerV3,
@@ -347,6 +350,13 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.handle.v4": HandleRecognizerV4,
     # the date before the verb ("haben am 18.06.2014 geheiratet")
     "deid.recognizers.marriage_date.v2": MarriageDateRecognizerV2,
+    # a number of letters, a year and a serial by its shape ("Rechnungen Nr. SV-21-3317"), a
+    # Bavarian police case's ("BY5410-027718-23/4"), a loan's after "Darlehen Nr."
+    "deid.recognizers.contract_number.v13": ContractNumberRecognizerV13,
+    # a product's name in quotes after its type or model ("des Typs „Lactomat VX 2“")
+    "deid.recognizers.brand_name.v7": BrandNameRecognizerV7,
+    # a mutual insurer's form written "VaG"
+    "deid.recognizers.firm_name.v5": FirmNameRecognizerV5,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -426,6 +436,9 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
           "deid.recognizers.business_name.v5": "deid.recognizers.business_name.v4",
           "deid.recognizers.handle.v4": "deid.recognizers.handle.v3",
           "deid.recognizers.marriage_date.v2": "deid.recognizers.marriage_date.v1"}, frozenset()),
+    22: ({"deid.recognizers.contract_number.v13": "deid.recognizers.contract_number.v12",
+          "deid.recognizers.brand_name.v7": "deid.recognizers.brand_name.v6",
+          "deid.recognizers.firm_name.v5": "deid.recognizers.firm_name.v4"}, frozenset()),
 }  # fmt: skip
 
 

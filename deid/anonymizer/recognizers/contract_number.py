@@ -307,3 +307,27 @@ class ContractNumberRecognizerV12(ContractNumberRecognizerV11):
         Pattern("metering_point_labelled", rf"{_METERING_LABEL}{_COLON}{_METERING_VALUE}", 0.8),
         Pattern("metering_point", _METERING_POINT, 0.8),
     )
+
+
+# Version 13 (the batches of the twenty-fourth session, written by others before the chain ran
+# on them): a number coded as letters, a year and a serial ("Rechnungen Nr. SV-21-3317",
+# "Befund-Nr. BA-23-11842", "Kostenvoranschlag Nr. KV-23-0412", "Seminar-Nr. BR1-23-088",
+# "Kurs-ID KU-YO-2018-04471") after any label or none, and a Bavarian police case's number ("im
+# Vorgang BY5410-027718-23/4"): shapes no other word of a decision has (none in the training and
+# validation texts or the dev halves; all 78 in the from-scratch dev set are marked), which
+# version 12 read only after a label it knows; and a loan's number after "Darlehen Nr."
+_CODED = r"(?<![\w\-/.])(?P<value>[A-ZÄÖÜ]{1,4}\d?(?:-[A-ZÄÖÜ]{1,4})?-\d{2,4}-\d{3,6})(?![\w\-/]|\.\w)"
+_POLICE_CASE = r"(?<![\w\-/.])(?P<value>BY\d{4}-\d{6}-\d{2}(?:/\d)?)(?![\w\-/]|\.\w)"
+_KEY_V13 = _key(_KIND_V12, _WORDS_V12, rf"{_SPACED_V12}|darlehen")
+
+
+class ContractNumberRecognizerV13(ContractNumberRecognizerV12):
+    """Version 12, a number of letters, a year and a serial, or a Bavarian police case's
+    number, by its shape alone, and a loan's after "Darlehen Nr."."""
+
+    PATTERNS = (
+        *_labelled_patterns(_KEY_V13, _PLURAL_KEY_V12, _VALUE_V11),
+        *ContractNumberRecognizerV12.PATTERNS[2:],
+        Pattern("coded_number", _CODED, 0.8),
+        Pattern("police_case", _POLICE_CASE, 0.8),
+    )

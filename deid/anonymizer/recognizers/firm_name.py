@@ -159,3 +159,17 @@ class FirmNameRecognizerV4(FirmNameRecognizerV3):
     def _nouns_only(self, text: str, start: int, end: int) -> bool:
         """Two to six words before the form."""
         return re.match(rf"^(?:{_WORD}{_S}){{2,6}}(?:{self.FORM})$", text[start:end]) is not None
+
+
+# Version 5 (a batch of the twenty-fourth session, written by another before the chain ran on
+# it): a mutual insurer's form written "VaG" ("bei der Oberpfälzer Landversicherung VaG"), which
+# version 4 knew only as "VVaG" or "a. G." and so found no firm at all
+_FORM_V5 = rf"(?:{_FORM_V3}|VaG)"
+_FIRM_V5 = rf"(?<![\w\-.])(?P<value>(?:{_WORD}|Dr\.)(?:{_S}{_TOKEN}){{0,5}}{_S}{_FORM_V5})(?![\w\-])"
+
+
+class FirmNameRecognizerV5(FirmNameRecognizerV4):
+    """Version 4, and a mutual insurer's form written "VaG"."""
+
+    PATTERNS = (Pattern("name_and_form", _FIRM_V5, 0.8),)
+    FORM = _FORM_V5
