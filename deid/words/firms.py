@@ -132,6 +132,8 @@ _NAME_BEFORE_FORM_V8 = re.compile(rf"(?:[ \u00a0][A-ZÄÖÜ][\wäöüß\-]*){{1,
 _ACRONYM_WORD_BEFORE = re.compile(
     r"(?<![\w\-.])(?P<acronym>[A-ZÄÖÜ]{2,5})[ \u00a0][A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?[ \u00a0]$"
 )
+
+
 def _rest_of_form(text: str, span: Span) -> int:
     """The end of the legal form ``span`` stops inside ("… GmbH &" of "GmbH & Co. KG", "… UG"
     of "UG (haftungsbeschränkt)", "… e.V" of "e.V."), else the span's end (version 3)."""
