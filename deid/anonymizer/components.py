@@ -310,8 +310,8 @@ register(RECOGNIZERS, 22, RecognizersConfig,
                      "shape alone ('Rechnungen Nr. SV-21-3317', 'Befund-Nr. BA-23-11842'), a Bavarian police "
                      "case's number ('im Vorgang BY5410-027718-23/4'), a loan's after 'Darlehen Nr.'; "
                      "brand_name.v7: a product's name in quotes after its type or model ('einen Melkroboter des "
-                     "Typs „Lactomat VX 2“', 'das Programm „Glanzwerk Premium“'); firm_name.v5: a mutual insurer's form written 'VaG' ('bei der "
-                     "Oberpfälzer Landversicherung VaG')")(_recognizers_step(22))  # fmt: skip
+                     "Typs „Lactomat VX 2“', 'das Programm „Glanzwerk Premium“'); firm_name.v5: a mutual "
+                     "insurer's form written 'VaG' ('bei der Oberpfälzer Landversicherung VaG')")(_recognizers_step(22))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

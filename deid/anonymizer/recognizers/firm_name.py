@@ -31,7 +31,15 @@ _FORM = (
 # a word of a name: no full stop at its end (a sentence's), but for a title or an initial
 _WORD = r"[A-ZÄÖÜ0-9][\w+\-]*(?:\.[\w+\-]+)*"
 _TOKEN = rf"(?:{_WORD}|Dr\.|St\.|[A-ZÄÖÜ]\.|&|\+|und)"
-_FIRM = rf"(?<![\w\-.])(?P<value>(?:{_WORD}|Dr\.)(?:{_S}{_TOKEN}){{0,5}}{_S}{_FORM})(?![\w\-])"
+
+
+def _name_and_form(form: str) -> str:
+    """One to six words of a name (a title or an initial among them) before one of ``form``'s
+    legal forms: the pattern of every version, which differ in the forms they read."""
+    return rf"(?<![\w\-.])(?P<value>(?:{_WORD}|Dr\.)(?:{_S}{_TOKEN}){{0,5}}{_S}{form})(?![\w\-])"
+
+
+_FIRM = _name_and_form(_FORM)
 # words that introduce a firm rather than name it
 _LEAD = frozenset(
     """Der Die Das Den Dem Des Eine Einer Einem Eines Firma Fa. Unternehmen Klägerin Kläger
@@ -110,7 +118,7 @@ _FORM_V3 = (
     rf"(?:{_FORM}|VVaG|a\.{_S}?G\.|Ltd\.?|Limited|LLC|Inc\.?|B\.{_S}?V\.|N\.{_S}?V\.|S\.{_S}?A\."
     rf"|S\.{_S}?p\.{_S}?A\.|S\.{_S}?r\.{_S}?l\.|s\.{_S}?r\.{_S}?o\.|Sp\.{_S}z{_S}o\.{_S}?o\.|UAB|OÜ|Kft\.|A/S)"
 )
-_FIRM_V3 = rf"(?<![\w\-.])(?P<value>(?:{_WORD}|Dr\.)(?:{_S}{_TOKEN}){{0,5}}{_S}{_FORM_V3})(?![\w\-])"
+_FIRM_V3 = _name_and_form(_FORM_V3)
 
 
 # and the technical inspection bodies a decision names in passing ("TÜV SÜD Life Service GmbH",
@@ -165,7 +173,7 @@ class FirmNameRecognizerV4(FirmNameRecognizerV3):
 # it): a mutual insurer's form written "VaG" ("bei der Oberpfälzer Landversicherung VaG"), which
 # version 4 knew only as "VVaG" or "a. G." and so found no firm at all
 _FORM_V5 = rf"(?:{_FORM_V3}|VaG)"
-_FIRM_V5 = rf"(?<![\w\-.])(?P<value>(?:{_WORD}|Dr\.)(?:{_S}{_TOKEN}){{0,5}}{_S}{_FORM_V5})(?![\w\-])"
+_FIRM_V5 = _name_and_form(_FORM_V5)
 
 
 class FirmNameRecognizerV5(FirmNameRecognizerV4):
