@@ -22,6 +22,7 @@ from flows._common import in_project, read_json, run_stage
 
 CORPUS_DIR = "data/corpus"
 PLACEHOLDERS = "data/work/placeholders.jsonl"
+WRITTEN_OUT = "data/work/written"
 RESOURCES = "deid/resources"
 WORD_LISTS = "data/work/word_lists"  # the lists of a project that is not this code's checkout
 SOURCES = "data/sources"
@@ -107,6 +108,29 @@ def detect_placeholders(project_dir: str) -> dict[str, Any]:
         "--metrics", metrics, "--max-failed", "0",
     ])  # fmt: skip
     return read_json(metrics)
+
+
+@task(name="prepare-written-decisions", cache_policy=NO_CACHE)
+def prepare_written(project_dir: str, params_path: str) -> dict[str, Any]:
+    """The ``written`` stage: the decisions written from scratch (params ``written.files``) as
+    training documents in ``data/work/written``, each checked against the reserved documents.
+    Returns its counts and the training file."""
+    from deid.sources.params import load_params
+    from deid.sources.reviews.dataset import ReviewSettings
+    from deid.training.written import TRAIN_FILE, WrittenSettings
+    from pipelines import written
+
+    params = load_params(in_project(project_dir, params_path))
+    files, gold = WrittenSettings.from_params(params).files, ReviewSettings.from_params(params).reserved_gold
+    output, metrics = in_project(project_dir, WRITTEN_OUT), in_project(project_dir, "reports/written.json")
+    argv = ["--corpus", in_project(project_dir, CORPUS_DIR), "--params", in_project(project_dir, params_path),
+            "--output", output, "--metrics", metrics]  # fmt: skip
+    argv += [a for f in files for a in ("--file", in_project(project_dir, f))]
+    argv += [a for g in gold for a in ("--gold", in_project(project_dir, g))]
+    run_stage(written.main, [str(a) for a in argv])
+    report = read_json(metrics)
+    get_run_logger().info("written decisions: %d", report["documents"])
+    return report | {"train": str(output / TRAIN_FILE)}
 
 
 def validation_markdown(results: list[Any]) -> str:

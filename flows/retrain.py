@@ -39,6 +39,7 @@ from flows.data import (
     build_corpus,
     detect_placeholders,
     pin_corpus,
+    prepare_written,
     rebuild_word_lists,
     validate_data,
 )
@@ -84,11 +85,11 @@ def import_encoder(project_dir: str, params_path: str, profile: str | None) -> d
 @task(name="train-model", cache_policy=NO_CACHE)
 def train_model(
     project_dir: str, params_path: str, profile: str | None, output_dir: str | None,
-    reviews_path: str | None = None,
+    reviews_path: str | None = None, written_path: str | None = None,
 ) -> Any:  # fmt: skip
-    """One training run on the corpus and its placeholders (profile tiny | small | base) and
-    the reviewed decisions of ``reviews_path``; the pipeline goes to ``output_dir``, default
-    ``models/<profile>``."""
+    """One training run on the corpus and its placeholders (profile tiny | small | base), the
+    reviewed decisions of ``reviews_path`` and the written ones of ``written_path``; the
+    pipeline goes to ``output_dir``, default ``models/<profile>``."""
     from dataclasses import replace
 
     from deid.training.job import run_training
@@ -101,7 +102,7 @@ def train_model(
         in_project(project_dir, "data/corpus"),
         in_project(project_dir, output_dir or f"models/{settings.profile}"), settings,
         placeholders_path=in_project(project_dir, "data/work/placeholders.jsonl"),
-        reviews_path=reviews_path,
+        reviews_path=reviews_path, written_path=written_path,
     )  # fmt: skip
     get_run_logger().info(
         "trained %s on %s: %d epochs, best epoch %s",
@@ -285,7 +286,8 @@ def summary_markdown(
         ["word lists", word_lists_summary(words)],
         ["placeholders (train)", placeholders["train"]["placeholders"]],
         ["training documents", (f"{report['documents']['train']} train, {report['documents']['validation']} validation, "
-                                f"{report['documents'].get('reviews', 0)} reviewed decisions")],
+                                f"{report['documents'].get('reviews', 0)} reviewed, "
+                                f"{report['documents'].get('written', 0)} written decisions")],
         *([["reviews", effort_line(reviews)]] if reviews else []),
         ["profile / device", f"{report['profile']} / {result.device}"],
         ["epochs (best)", f"{len(result.history)} ({result.best_epoch})"],
@@ -354,10 +356,12 @@ def retrain(
         validate_data(project_dir, params_path, reviews_limit=pinned["bytes"])
     with durations.step("prepare reviews"):
         reviews = prepare_reviews(project_dir, params_path, pinned)
+    with durations.step("prepare written decisions"):
+        written = prepare_written(project_dir, params_path)
     with durations.step("import encoder"):
         import_encoder(project_dir, params_path, profile)
     with durations.step("train"):
-        output = train_model(project_dir, params_path, profile, model_dir, reviews["train"])
+        output = train_model(project_dir, params_path, profile, model_dir, reviews["train"], written["train"])
     with durations.step("register"):
         info = register_model(
             output,

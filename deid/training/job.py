@@ -1,10 +1,11 @@
-"""One training run: corpus + placeholders (+ reviewed decisions) → tokenizer → model → saved
-pipeline directory.
+"""One training run: corpus + placeholders (+ reviewed and written decisions) → tokenizer →
+model → saved pipeline directory.
 
 The single training entry point the CLI, the DVC ``train`` stage and the Prefect ``retrain``
 flow all call. It refuses reserved evaluation documents. Reviewed decisions (the ``reviews``
-stage's ``train.jsonl``, ``deid.sources.reviews.dataset``) train like placeholder documents: their
-gold spans are replaced by fresh surrogates every epoch, and the vocabulary never sees them.
+stage's ``train.jsonl``, ``deid.sources.reviews.dataset``) and decisions written from scratch
+(the ``written`` stage's, ``deid.training.written``) train like placeholder documents: their gold
+spans are replaced by fresh surrogates every epoch, and the vocabulary never sees them.
 """
 
 from __future__ import annotations
@@ -47,16 +48,17 @@ class TrainingOutput:
 
 
 def review_documents(path: str | Path | None) -> list[SourceDocument]:
-    """Reviewed decisions (documents with gold ``spans``) as training documents: the real
-    names in their spans take the placeholders' part, so every epoch replaces them by
-    surrogates of their type and the model never trains on them. No file, no documents."""
+    """Reviewed or written decisions (documents with gold ``spans``, written ones with
+    ``keep`` spans too) as training documents: the real names in their spans take the
+    placeholders' part, so every epoch replaces them by surrogates of their type and the model
+    never trains on them; a keep span trains its keep label. No file, no documents."""
     if not path or not Path(path).exists():
         return []
     out = []
     for doc in read_documents(path):
         if is_reserved(doc):
-            raise ReservedDataError(f"reserved evaluation document {doc.id} in the reviews")
-        out.append(SourceDocument(doc.id, doc.text, tuple(sorted(doc.spans))))
+            raise ReservedDataError(f"reserved evaluation document {doc.id} in {Path(path).name}")
+        out.append(SourceDocument(doc.id, doc.text, tuple(sorted(doc.spans)), tuple(sorted(doc.keep))))
     return out
 
 
@@ -87,11 +89,12 @@ def run_training(
     *,
     placeholders_path: str | Path | None = None,
     reviews_path: str | Path | None = None,
+    written_path: str | Path | None = None,
     on_epoch_end: Callable[[EpochStats], None] | None = None,
 ) -> TrainingOutput:
-    """Train on the corpus (``max_documents`` limits it) and every reviewed decision of
-    ``reviews_path``; save the pipeline and its report (documents, reviews' ids) to
-    ``output_dir``."""
+    """Train on the corpus and the written decisions of ``written_path`` (``max_documents``
+    limits each) and every reviewed decision of ``reviews_path``; save the pipeline and its
+    report (documents, reviews' ids, written decisions' count) to ``output_dir``."""
     corpus_dir, output_dir = Path(corpus_dir), Path(output_dir)
     started = time.perf_counter()
     placeholders = load_placeholders(placeholders_path)
@@ -102,9 +105,12 @@ def run_training(
         train_docs = ranked[: settings.max_documents]
         val_docs = sorted(val_docs, key=lambda d: -len(d.placeholders))[: max(2, settings.max_documents // 4)]
     reviewed = review_documents(reviews_path)
-    vocabulary = [d.text for d in train_docs] + [without_spans(d) for d in reviewed]
-    logger.info("training on %d documents and %d reviewed decisions, validating on %d",
-                len(train_docs), len(reviewed), len(val_docs))  # fmt: skip
+    written = review_documents(written_path)
+    if settings.max_documents:  # a test's tiny run: a few written decisions, every review
+        written = written[: settings.max_documents]
+    vocabulary = [d.text for d in train_docs] + [without_spans(d) for d in reviewed + written]
+    logger.info("training on %d documents, %d reviewed and %d written decisions, validating on %d",
+                len(train_docs), len(reviewed), len(written), len(val_docs))  # fmt: skip
 
     if settings.base:
         tokenizer = load_tokenizer(settings.base)
@@ -140,7 +146,7 @@ def run_training(
 
         data_cfg = replace(data_cfg, vocabulary_words=frequent_words(vocabulary))
 
-    data = EpochData(train_docs + reviewed, tokenizer, label2id, data_cfg, features=uses_features(model))
+    data = EpochData(train_docs + reviewed + written, tokenizer, label2id, data_cfg, features=uses_features(model))
     validation = validation_texts(val_docs, settings, tokenizer)
     if settings.pipeline.model is None:
         raise ValueError("params.yaml: anonymize.chain has no model step: there is nothing to train")
@@ -174,7 +180,8 @@ def run_training(
     report = {
         "profile": settings.profile,
         "documents": {
-            "train": len(train_docs), "validation": len(val_docs), "reviews": len(reviewed)
+            "train": len(train_docs), "validation": len(val_docs), "reviews": len(reviewed),
+            "written": len(written),
         },
         "placeholders": {"train": sum(len(d.placeholders) for d in train_docs)},
         "reviews": {
@@ -182,6 +189,7 @@ def run_training(
             "spans": sum(len(d.placeholders) for d in reviewed),
             "ids": [d.id for d in reviewed],
         },
+        "written": {"documents": len(written), "spans": sum(len(d.placeholders) for d in written)},
         "parameters": count_parameters(model),
         "vocab_size": len(tokenizer),
         "base": settings.base,

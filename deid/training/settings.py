@@ -68,6 +68,7 @@ EXTRA_KEYS: dict[str, frozenset[str]] = {
             "encoder",  # pipelines/encoder.py (dvc stage encoder)
             "gate",  # deid/ops/gate.py (GateConfig.from_params checks its own keys)
             "reviews",  # deid/sources/reviews/dataset.py (ReviewSettings.from_params checks its own keys)
+            "written",  # deid/training/written.py (WrittenSettings.from_params checks its own keys)
         }
     ),
     "model": frozenset({"profile", "base", "profiles"}),  # settings_from_params (no dataclass)

@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from deid.ops.versioning import import_sources
+from deid.sources.reviews.dataset import ReviewSettings
 from deid.sources.ler import read_conll, split_documents
 from pipelines import (
     dataset,
@@ -32,10 +33,12 @@ from pipelines import (
     train,
     validate,
     words,
+    written,
 )
 from tests.conftest import ROOT, SOURCES, read_source
 
-STAGES = ("ingest", "words", "paragraphs", "placeholders", "validate", "dataset", "reviews", "encoder", "train", "evaluate")
+STAGES = ("ingest", "words", "paragraphs", "placeholders", "validate", "dataset", "reviews", "written", "encoder", "train",
+          "evaluate")  # fmt: skip
 DVC_YAML = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 
@@ -213,13 +216,35 @@ def reviewed(with_dataset: Path) -> dict:
             "unproposed": len(unproposed)}  # fmt: skip
 
 
+RESERVED_GOLD = ReviewSettings().reserved_gold
+WRITTEN = 2  # the first decisions of data/written/decisions.txt the workspace trains on
+
+
+def _written_argv(ws: Path, markup: Path) -> list[str]:
+    return _argv(ws, "--file", str(markup), *[a for g in RESERVED_GOLD for a in ("--gold", str(ROOT / g))],
+                 corpus="data/corpus", params="params.yaml", output="data/work/written",
+                 metrics="reports/written.json")  # fmt: skip
+
+
 @pytest.fixture(scope="module")
-def trained(with_dataset: Path, reviewed: dict) -> Path:
+def with_written(with_dataset: Path) -> Path:
+    """The ``written`` stage on the project's first written decisions, checked against the
+    project's own reserved gold sets (the workspace's are six documents)."""
     ws = with_dataset
+    raw = (ROOT / "data/written/decisions.txt").read_text(encoding="utf-8")
+    starts = [i for i in range(len(raw)) if raw.startswith("=== ", i) and (i == 0 or raw[i - 1] == "\n")]
+    (ws / "written.txt").write_text(raw[: starts[WRITTEN]], encoding="utf-8")
+    written.main(_written_argv(ws, ws / "written.txt"))
+    return ws
+
+
+@pytest.fixture(scope="module")
+def trained(with_written: Path, reviewed: dict) -> Path:
+    ws = with_written
     train.main(
         _argv(ws, dataset="data/dataset", placeholders="data/work/placeholders.jsonl",
-              reviews="data/work/reviews/train.jsonl", params="params.yaml", output="models/latest",
-              metrics="reports/train.json", plots="reports/plots/train_history.json")
+              reviews="data/work/reviews/train.jsonl", written="data/work/written/train.jsonl", params="params.yaml",
+              output="models/latest", metrics="reports/train.json", plots="reports/plots/train_history.json")
     )  # fmt: skip
     return ws
 
@@ -506,7 +531,8 @@ def test_train_writes_a_pipeline_metrics_and_epoch_plots(trained: Path) -> None:
     ws = trained
     assert (ws / "models/latest/training_report.json").exists()
     metrics = _read(ws / "reports/train.json")
-    assert metrics["profile"] == "tiny" and metrics["documents"] == {"train": 3, "validation": 1, "reviews": 1}
+    assert metrics["profile"] == "tiny"
+    assert metrics["documents"] == {"train": 3, "validation": 1, "reviews": 1, "written": WRITTEN}
     history = _read(ws / "reports/plots/train_history.json")
     assert len(history) == metrics["epochs"] >= 1
     assert {"epoch", "train_loss", "val_precision", "val_recall"} <= set(history[0])
@@ -519,7 +545,7 @@ def test_training_again_gives_the_same_model(trained: Path, tmp_path: Path) -> N
     ws = trained
     train.main(
         ["--dataset", f"{ws}/data/dataset", "--placeholders", f"{ws}/data/work/placeholders.jsonl",
-         "--reviews", f"{ws}/data/work/reviews/train.jsonl",
+         "--reviews", f"{ws}/data/work/reviews/train.jsonl", "--written", f"{ws}/data/work/written/train.jsonl",
          "--params", f"{ws}/params.yaml", "--output", f"{tmp_path}/again",
          "--metrics", f"{tmp_path}/train.json", "--plots", f"{tmp_path}/history.json"]
     )  # fmt: skip
@@ -558,6 +584,51 @@ def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Pat
     assert decisions["added"] == reviewed["unproposed"]  # a name the analysis proposed is decided, not added
     decided = len(reviewed["names"]) - reviewed["unproposed"]
     assert decisions["accepted"] + decisions["widened"] + decisions["relabelled"] >= decided
+
+
+def _outside_spans(doc) -> str:
+    text = doc.text
+    for span in doc.spans:
+        text = text[: span.start] + " " * (span.end - span.start) + text[span.end :]
+    return text
+
+
+@pytest.mark.slow
+def test_written_decisions_train_with_surrogates_and_keep_labels(trained: Path) -> None:
+    """The written stage's documents carry the writers' gold and keep spans; training reads
+    all of them, and no name a writer marked became a vocabulary piece."""
+    from deid.sources.io import read_documents
+
+    ws = trained
+    docs = read_documents(ws / "data/work/written/train.jsonl")
+    assert len(docs) == WRITTEN and all(d.court == "written" and d.meta["corpus"] == "written" for d in docs)
+    report = _read(ws / "reports/written.json")
+    assert report["documents"] == WRITTEN and report["max_overlap"] < 0.5
+    assert report["keep_spans"]["JUDGE"] >= WRITTEN  # each decision ends with its judges
+    assert sum(report["spans"].values()) == sum(len(d.spans) for d in docs)
+    training = _read(ws / "models/latest/training_report.json")
+    assert training["written"] == {"documents": WRITTEN, "spans": sum(len(d.spans) for d in docs)}
+    vocabulary = (ws / "models/latest/model/tokenizer.json").read_text(encoding="utf-8").lower()
+    surnames = {d.text[s.start : s.end].split()[-1].lower() for d in docs for s in d.spans if s.label == "PERSON"}
+    surnames -= {w for d in docs for w in _outside_spans(d).lower().split()}  # a surname that is a common word too
+    assert len(surnames) >= 5 and not [w for w in surnames if f'"{w}"' in vocabulary]
+
+
+@pytest.mark.slow
+def test_written_stage_refuses_a_decision_of_the_dev_set(with_dataset: Path, tmp_path: Path) -> None:
+    """A dev decision of the hand-written gold set, copied among the written ones, stops the
+    stage: the error names its id and share, never its text."""
+    from deid.rewrite.gold.markup import parse_file
+    from deid.training.written import WrittenCorpusError
+
+    ws = with_dataset
+    raw = (ROOT / "data/gold/bavaria_scratch_dev/decisions.txt").read_text(encoding="utf-8")
+    copied = raw[: raw.index("\n=== ", 1) + 1].replace("=== scratchdev-", "=== scratchtrain-copy-")
+    (tmp_path / "copied.txt").write_text(copied, encoding="utf-8")
+    with pytest.raises(WrittenCorpusError, match=r"scratchtrain-copy-\S+ shares 100%") as caught:
+        written.main(_written_argv(ws, tmp_path / "copied.txt"))
+    (doc,) = parse_file(tmp_path / "copied.txt")
+    assert not [s for s in doc.spans if doc.text[s.start : s.end] in str(caught.value)]
 
 
 @pytest.mark.slow
@@ -688,7 +759,7 @@ def _third_party(modules: set[str]) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("stage", ("validate", "dataset", "reviews"))
+@pytest.mark.parametrize("stage", ("validate", "dataset", "reviews", "written"))
 def test_data_stages_do_not_depend_on_the_model_stack(stage: str) -> None:
     modules = _deid_closure(ROOT / "pipelines" / f"{stage}.py")
     assert not sorted(modules & set(MODEL_STACK)), f"{stage} imports the model stack"
@@ -765,6 +836,8 @@ def test_dvc_reads_the_pipeline(tmp_path: Path) -> None:
         ("dataset", "reviews"),
         ("ingest", "reviews"),
         ("reviews", "train"),
+        ("dataset", "written"),
+        ("written", "train"),
         ("dataset", "train"),
         ("dataset", "encoder"),
         ("encoder", "train"),

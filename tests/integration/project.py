@@ -17,6 +17,7 @@ COPIED = (
     "data/raw.dvc",
     "data/gold",
     "data/sources",
+    "data/written",
     "gx/great_expectations.yml",
     "gx/.gitignore",
     "gx/expectations",
