@@ -414,6 +414,8 @@ def retrain(
         "aliases": aliases, "champion_before": evaluations["champion_version"],
         "eval_documents": evaluations["documents"], "links": links, "seconds": durations.steps,
         "reviews": {"version": reviews["version"], **reviews["counts"], "effort": reviews["effort"]},
+        "written": {"documents": written["documents"], "trained": output.report["documents"]["written"],
+                    "max_overlap": written["max_overlap"]},
         "word_lists": {"changed": words["changed"], "in_place": words["in_place"],
                        "sha256": {name: m["sha256"] for name, m in words["lists"].items()}},
     }  # fmt: skip

@@ -42,6 +42,7 @@ from deid.anonymizer import chain
 from deid.ops import mlflow_registry as registry
 from deid.ops import versioning, vetting
 from deid.ops.gate import committed_gate
+from deid.rewrite.gold.markup import parse_file
 from deid.schema import Document
 from deid.sources.io import read_documents, text_hash
 from tests.integration.conftest import FlowRun, Stack
@@ -283,6 +284,10 @@ def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowR
         f"version {retrained.result['version']}" in summary and stack_env.cfg.mlflow_url in summary
     )
     assert "| **total** |" in summary and "| rebuild word lists |" in summary
+    # the written decisions: all read and checked, the tiny profile trains on its first 16
+    written = retrained.result["written"]
+    assert written["documents"] == len(parse_file(ROOT / "data/written/decisions.txt")) and written["trained"] == 16
+    assert written["max_overlap"] < 0.5 and "16 written decisions" in summary
     assert "| word lists | unchanged (lowercase_words " in summary
     # every gold set under every profile, its own one marked (deid.evaluation.profiles)
     assert "| ler | federal (its own: gates) |" in summary and "| ler | strict |" in summary
