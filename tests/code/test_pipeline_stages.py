@@ -615,6 +615,23 @@ def test_written_decisions_train_with_surrogates_and_keep_labels(trained: Path) 
 
 
 @pytest.mark.slow
+def test_deid_train_reads_the_written_decisions_too(with_written: Path, tmp_path: Path) -> None:
+    """``deid train --written`` trains on what the stage wrote, as the DVC stage and the flow do."""
+    from typer.testing import CliRunner
+
+    from deid.app.cli import app
+
+    ws = with_written
+    result = CliRunner().invoke(app, [
+        "train", "--corpus", f"{ws}/data/dataset", "--output", str(tmp_path / "model"), "--params", f"{ws}/params.yaml",
+        "--placeholders", f"{ws}/data/work/placeholders.jsonl", "--written", f"{ws}/data/work/written/train.jsonl",
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = _read(tmp_path / "model/training_report.json")
+    assert report["documents"]["written"] == WRITTEN and report["documents"]["reviews"] == 0
+
+
+@pytest.mark.slow
 def test_written_stage_refuses_a_decision_of_the_dev_set(with_dataset: Path, tmp_path: Path) -> None:
     """A dev decision of the hand-written gold set, copied among the written ones, stops the
     stage: the error names its id and share, never its text."""

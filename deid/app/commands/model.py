@@ -23,6 +23,10 @@ def train_cmd(
     params: Path = typer.Option(Path("params.yaml"), help="Parameter file."),
     placeholders: Path | None = typer.Option(None, help="Precomputed placeholders JSONL (else detected now)."),
     base: str | None = typer.Option(None, help="Local path or hub id of a checkpoint to fine-tune."),
+    reviews: Path | None = typer.Option(None, help="Reviewed decisions (the reviews stage's train.jsonl)."),
+    written: Path | None = typer.Option(
+        None, help="Decisions written from scratch (the written stage's train.jsonl; `make main` trains on them)."
+    ),
 ) -> None:
     """Train a token-classification model on surrogate-rewritten training decisions."""
     from dataclasses import replace
@@ -33,7 +37,9 @@ def train_cmd(
     settings = load_settings(params, profile)
     if base:
         settings = replace(settings, base=base)
-    out = run_training(corpus, output, settings, placeholders_path=placeholders)
+    out = run_training(
+        corpus, output, settings, placeholders_path=placeholders, reviews_path=reviews, written_path=written
+    )
     console.print_json(json.dumps({"pipeline": str(out.pipeline_dir), "best_epoch": out.result.best_epoch, "validation": out.result.best_val}))
 
 
