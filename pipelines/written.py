@@ -17,7 +17,9 @@ from pipelines import logger, parser, setup_logging, write_json
 
 def main(argv: Sequence[str] | None = None) -> None:
     p = parser(__doc__, "corpus", "params", "output", "metrics")
-    p.add_argument("--file", action="append", type=Path, help="A markup file (default: params written.files).")
+    p.add_argument(
+        "--file", action="append", type=Path, help="A markup file (default: params written.files)."
+    )
     p.add_argument("--gold", action="append", type=Path,
                    help="A reserved gold set (default: params reviews.reserved_gold).")  # fmt: skip
     args = p.parse_args(argv)
@@ -36,7 +38,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     write_documents(args.output / TRAIN_FILE, corpus.documents)
     report = corpus.report() | {"reserved_documents_indexed": reserved.documents}
     write_json(args.metrics, report)
-    logger.info("written decisions: %d (highest reserved overlap %.3f)", report["documents"], report["max_overlap"])
+    logger.info(
+        "written decisions: %d (highest reserved overlap %.3f)",
+        report["documents"],
+        report["max_overlap"],
+    )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ same way included) is refused, as a review would be, and so is an id used twice.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +25,8 @@ from typing import Any
 
 from deid.rewrite.gold.markup import parse_file
 from deid.schema import Document
-from deid.sources.reviews.dataset import ReservedIndex
 from deid.sources.params import check_keys, field_names, section
+from deid.sources.reviews.dataset import ReservedIndex
 
 COURT = "written"  # the court field of every written decision (never a reserved court's name)
 CORPUS = "written"  # meta["corpus"]: where a training document came from
@@ -62,8 +63,6 @@ class WrittenCorpus:
 
     def report(self) -> dict[str, Any]:
         """Counts only (no text): documents, spans and keep spans per type, the highest overlap."""
-        from collections import Counter
-
         spans = Counter(s.label for d in self.documents for s in d.spans)
         keep = Counter(s.label for d in self.documents for s in d.keep)
         return {
@@ -78,8 +77,8 @@ def read_written(
     files: Iterable[str | Path], reserved: ReservedIndex, max_overlap: float
 ) -> WrittenCorpus:
     """Every decision of the markup ``files`` as a training document (court :data:`COURT`,
-    corpus :data:`CORPUS`), after refusing any that ``reserved``
-    finds too close to an evaluation document."""
+    corpus :data:`CORPUS`); one that shares ``max_overlap`` or more of its word 8-grams with the
+    ``reserved`` documents, or repeats an id, stops the run."""
     corpus = WrittenCorpus()
     for path in files:
         for doc in parse_file(path, court=COURT):

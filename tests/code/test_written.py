@@ -12,7 +12,7 @@ import pytest
 from deid.rewrite.gold.markup import parse_file
 from deid.sources.params import load_params
 from deid.sources.reviews.dataset import ReservedIndex, ReviewSettings, reserved_texts
-from deid.training.written import COURT, CORPUS, WrittenCorpusError, WrittenSettings, read_written
+from deid.training.written import CORPUS, COURT, WrittenCorpusError, WrittenSettings, read_written
 from tests.conftest import ROOT
 
 PARAMS = load_params(ROOT / "params.yaml")
@@ -28,7 +28,9 @@ def _reserved() -> ReservedIndex:
 def _first(path: Path, n: int) -> str:
     """The first ``n`` decisions of a markup file, as markup."""
     raw = path.read_text(encoding="utf-8")
-    heads = [i for i in range(len(raw)) if raw.startswith("=== ", i) and (i == 0 or raw[i - 1] == "\n")]
+    heads = [
+        i for i in range(len(raw)) if raw.startswith("=== ", i) and (i == 0 or raw[i - 1] == "\n")
+    ]
     return raw[: heads[n]] if n < len(heads) else raw
 
 
@@ -61,7 +63,9 @@ def test_the_committed_corpus_is_far_from_every_reserved_document() -> None:
 
 def test_a_dev_decision_copied_into_the_corpus_is_refused(tmp_path: Path) -> None:
     copied = tmp_path / "copied.txt"
-    copied.write_text(_first(DEV, 1).replace("=== scratchdev-", "=== scratchtrain-x-"), encoding="utf-8")
+    copied.write_text(
+        _first(DEV, 1).replace("=== scratchdev-", "=== scratchtrain-x-"), encoding="utf-8"
+    )
     with pytest.raises(WrittenCorpusError, match=r"scratchtrain-x-\S+ shares 100%") as caught:
         read_written([copied], _reserved(), 0.5)
     (doc,) = parse_file(copied)
