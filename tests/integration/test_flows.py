@@ -284,10 +284,10 @@ def test_retrain_run_and_artifacts_in_prefect(stack_env: Stack, retrained: FlowR
         f"version {retrained.result['version']}" in summary and stack_env.cfg.mlflow_url in summary
     )
     assert "| **total** |" in summary and "| rebuild word lists |" in summary
-    # the written decisions: all read and checked, the tiny profile trains on its first 16
-    written = retrained.result["written"]
-    assert written["documents"] == len(parse_file(ROOT / "data/written/decisions.txt")) and written["trained"] == 16
-    assert written["max_overlap"] < 0.5 and "16 written decisions" in summary
+    # the written decisions: all read and checked, the tiny profile trains on its first max_documents
+    written, limit = retrained.result["written"], TRAIN_TINY["max_documents"]
+    assert written["documents"] == len(parse_file(ROOT / "data/written/decisions.txt")) and written["trained"] == limit
+    assert written["max_overlap"] < 0.5 and f"{limit} written decisions" in summary
     assert "| word lists | unchanged (lowercase_words " in summary
     # every gold set under every profile, its own one marked (deid.evaluation.profiles)
     assert "| ler | federal (its own: gates) |" in summary and "| ler | strict |" in summary
