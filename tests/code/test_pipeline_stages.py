@@ -10,6 +10,7 @@ import functools
 import hashlib
 import json
 import lzma
+import re
 import shutil
 import subprocess
 import sys
@@ -232,7 +233,7 @@ def with_written(with_dataset: Path) -> Path:
     project's own reserved gold sets (the workspace's are six documents)."""
     ws = with_dataset
     raw = (ROOT / "data/written/decisions.txt").read_text(encoding="utf-8")
-    starts = [i for i in range(len(raw)) if raw.startswith("=== ", i) and (i == 0 or raw[i - 1] == "\n")]
+    starts = [m.start() for m in re.finditer(r"^=== ", raw, re.MULTILINE)]
     (ws / "written.txt").write_text(raw[: starts[WRITTEN]], encoding="utf-8")
     written.main(_written_argv(ws, ws / "written.txt"))
     return ws
@@ -586,18 +587,12 @@ def test_a_review_saved_through_the_service_is_in_the_next_training(trained: Pat
     assert decisions["accepted"] + decisions["widened"] + decisions["relabelled"] >= decided
 
 
-def _outside_spans(doc) -> str:
-    text = doc.text
-    for span in doc.spans:
-        text = text[: span.start] + " " * (span.end - span.start) + text[span.end :]
-    return text
-
-
 @pytest.mark.slow
 def test_written_decisions_train_with_surrogates_and_keep_labels(trained: Path) -> None:
     """The written stage's documents carry the writers' gold and keep spans; training reads
     all of them, and no name a writer marked became a vocabulary piece."""
     from deid.sources.io import read_documents
+    from deid.training.job import SourceDocument, without_spans
 
     ws = trained
     docs = read_documents(ws / "data/work/written/train.jsonl")
@@ -610,7 +605,8 @@ def test_written_decisions_train_with_surrogates_and_keep_labels(trained: Path) 
     assert training["written"] == {"documents": WRITTEN, "spans": sum(len(d.spans) for d in docs)}
     vocabulary = (ws / "models/latest/model/tokenizer.json").read_text(encoding="utf-8").lower()
     surnames = {d.text[s.start : s.end].split()[-1].lower() for d in docs for s in d.spans if s.label == "PERSON"}
-    surnames -= {w for d in docs for w in _outside_spans(d).lower().split()}  # a surname that is a common word too
+    outside = [without_spans(SourceDocument(d.id, d.text, tuple(sorted(d.spans)))) for d in docs]
+    surnames -= {w for text in outside for w in text.lower().split()}  # a surname that is a common word too
     assert len(surnames) >= 5 and not [w for w in surnames if f'"{w}"' in vocabulary]
 
 

@@ -5,6 +5,7 @@ decision or a repeated id is refused with ids and shares only."""
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,7 @@ def _reserved() -> ReservedIndex:
 def _first(path: Path, n: int) -> str:
     """The first ``n`` decisions of a markup file, as markup."""
     raw = path.read_text(encoding="utf-8")
-    heads = [
-        i for i in range(len(raw)) if raw.startswith("=== ", i) and (i == 0 or raw[i - 1] == "\n")
-    ]
+    heads = [m.start() for m in re.finditer(r"^=== ", raw, re.MULTILINE)]
     return raw[: heads[n]] if n < len(heads) else raw
 
 
