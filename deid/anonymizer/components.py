@@ -714,6 +714,35 @@ def no_name_shape_v5(cfg: NoConfig) -> Step:
     return _also_dropping(no_name_shape_v4(cfg), lambda text, s: _ROAD.fullmatch(text, s.start, s.end) is not None)
 
 
+# version 6: a decision's own structure read as a name: a heading alone on its line ("Tenor",
+# "Gründe", "Entscheidungsgründe") and an outline or margin mark at a line's start ("Tenor\nI. Die
+# Klage …", "… Mühlbachstraße 3.\n2\nDie Beklagte …"; the Bavarian and from-scratch dev sets read
+# them as a street, place or identifier). No gold set marks one.
+_HEADING = re.compile(
+    r"(?:Tenor|Gründe|Tatbestand|Entscheidungsgründe|Leitsätze?|Orientierungssätze?|Rechtsmittelbelehrung"
+    r"|Normenketten?|Schlagworte?|Titel|Fundstellen?|Vorinstanzen?|Rubrum|Sachverhalt)"
+)
+_OUTLINE_MARK = re.compile(r"(?:[IVX]{1,5}|\d{1,3}|[a-z]{1,2})[.)]?")
+
+
+def _structure_mark(text: str, span: Span) -> bool:
+    """Whether ``span`` is a heading alone on its line or an outline or margin mark that opens one."""
+    if text[text.rfind("\n", 0, span.start) + 1 : span.start].strip():
+        return False
+    if _HEADING.fullmatch(text, span.start, span.end):
+        return re.match(r"[ \t]*(?::|\n|$)", text[span.end : span.end + 3]) is not None
+    return _OUTLINE_MARK.fullmatch(text, span.start, span.end) is not None and (
+        re.match(r"[.)]?(?:\s|$)", text[span.end : span.end + 2]) is not None
+    )
+
+
+@register(NO_NAME_SHAPE, 6, NoConfig, filter=True,
+          description="no_name_shape@5 and a model span that is the decision's own structure: a heading alone "
+                      "on its line ('Tenor'), an outline or margin mark opening a line ('I.', '2')")  # fmt: skip
+def no_name_shape_v6(cfg: NoConfig) -> Step:
+    return _also_dropping(no_name_shape_v5(cfg), _structure_mark)
+
+
 @register(VEHICLES, 1, NoConfig, filter=True,
           description="model spans inside a vehicle's make and model where the text describes a vehicle ('mit "
                       "seinem Pkw VW Passat, amtliches Kennzeichen …', 'des Traktors Fendt 309 Vario'; "

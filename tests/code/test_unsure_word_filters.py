@@ -263,3 +263,37 @@ def test_version_5_keeps_a_person_after_a_first_name(text: str, word: str, kept:
     assert (Chain([step("common_nouns", 5)])(text, [span]) == [span]) is kept
     if kept:
         assert Chain([step("common_nouns", 4)])(text, [span]) == []  # version 4 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text, surface, label",
+    [
+        # a Bavarian decision's header: the heading and the first outline mark of the Tenor
+        ("Fundstelle:\nBeckRS 2023, 21884\nTenor\nI. Die Klage wird abgewiesen.", "Tenor", "STREET"),
+        ("Fundstelle:\nBeckRS 2023, 21884\nTenor\nI. Die Klage wird abgewiesen.", "I", LOCATION),
+        ("Fundstelle:\nBeckRS 2021, 65728\nTenor\n1. Die Klage wird abgewiesen.", "1.", "STREET"),
+        # a margin number after an address that closes the paragraph before
+        ("Der Kläger wohnt in Plattling, Mühlbachstraße 3.\n2\nDie Beklagte hatte gekündigt.", "2", "STREET"),
+        ("Gründe\nI.\nDer Antragsteller begehrt die Erlaubnis.", "Gründe", LOCATION),
+    ],
+)
+def test_no_name_shape_v6_drops_the_decisions_own_structure(text: str, surface: str, label: str) -> None:
+    span = _at(text, surface, label)
+    assert Chain([step("no_name_shape", 6)])(text, [span]) == []
+    assert Chain([step("no_name_shape", 5)])(text, [span]) == [span]  # version 5 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text, surface, label",
+    [
+        # a house number, a flat and a name that is a heading's word, none opening its line
+        ("Die Zeugin wohnt in der Lindenstraße 2 in Pfarrkirchen.", "2", "STREET"),
+        ("Der Sänger Titel trat in der Gaststätte auf.", "Titel", PERSON),
+        ("Die Wohnung liegt im Anwesen\nAm Anger 12 in Au.", "Am Anger 12", "STREET"),
+        # a heading's word that goes on as a sentence: a name at a line's start
+        ("Der Zeuge heißt mit Nachnamen\nTenor und sang im Chor der Gemeinde.", "Tenor", PERSON),
+    ],
+)
+def test_no_name_shape_v6_keeps_names_and_numbers_in_running_text(text: str, surface: str, label: str) -> None:
+    span = _at(text, surface, label)
+    assert Chain([step("no_name_shape", 6)])(text, [span]) == [span]
