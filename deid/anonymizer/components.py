@@ -723,6 +723,8 @@ _HEADING = re.compile(
     r"|Normenketten?|Schlagworte?|Titel|Fundstellen?|Vorinstanzen?|Rubrum|Sachverhalt)"
 )
 _OUTLINE_MARK = re.compile(r"(?:[IVX]{1,5}|\d{1,3}|[a-z]{1,2})[.)]?")
+_HEADING_END = re.compile(r"[ \t]*(?::|\n|$)")  # what may follow a heading: a colon or the line's end
+_MARK_END = re.compile(r"[.)]?(?:\s|$)")  # what may follow an outline mark: its dot or bracket, a space
 
 
 def _structure_mark(text: str, span: Span) -> bool:
@@ -730,9 +732,10 @@ def _structure_mark(text: str, span: Span) -> bool:
     if text[text.rfind("\n", 0, span.start) + 1 : span.start].strip():
         return False
     if _HEADING.fullmatch(text, span.start, span.end):
-        return re.match(r"[ \t]*(?::|\n|$)", text[span.end : span.end + 3]) is not None
-    return _OUTLINE_MARK.fullmatch(text, span.start, span.end) is not None and (
-        re.match(r"[.)]?(?:\s|$)", text[span.end : span.end + 2]) is not None
+        return _HEADING_END.match(text[span.end : span.end + 3]) is not None
+    return (
+        _OUTLINE_MARK.fullmatch(text, span.start, span.end) is not None
+        and _MARK_END.match(text[span.end : span.end + 2]) is not None
     )
 
 
