@@ -116,6 +116,43 @@ LITERATURE_CITATION_V4 = re.compile(
     rf"|(?<![\w\-/]){_AUTHORS}(?:,\s?|\s)(?:a\.\s?a\.\s?O\.|aaO\b)"
     rf"|(?<![\w\-/]){_AUTHORS},\s(?:in:?\s)?Zeitschrift\s(?:für|des|der)\s"
 )
+# version 12: a source cited in brackets by its author or publisher, a title, a year and a page,
+# as asylum and planning decisions cite country reports and expert literature: "(vgl. Schweizerische
+# Flüchtlingshilfe/A. Schuster, Russland: Verfolgung …, Auskunft vom 25. Juli 2014, S. 3)", "(Danish
+# Immigration Service, Security and human rights in Chechnya …, Januar 2015, S. 85 f.)", "(Hassan
+# Siahpoosh, Das Familien- und Erbrecht im Iran, 2006, S. 85)", or one cited before ("(Danish
+# Immigration Service, a. a. O., S. 84)"). Only the source is the zone. Not a party's, witness's or
+# expert's document of the proceedings: no role word or doctor's title in the source ("(Dr. Huber,
+# Gutachten vom 3. Mai 2021, S. 4)", "(Zeuge Huber, …)"), no dated document of the file as the
+# title ("Gutachten vom", "Schreiben der Klägerin vom"; a "Gutachten zum 72. Deutschen
+# Juristentag" is literature). The LER dev half's asylum decisions; the bundled BVerwG decisions
+_SOURCE_WORD = r"(?:[A-ZÄÖÜ][\wäöüß\-]*\.?)"
+_SOURCE_PARTICLE = r"(?:of|for|and|the|on|für|des|der|de|du|van|von|zu)"
+_SOURCE = rf"{_SOURCE_WORD}(?:(?:\s|\s?/\s?)(?:{_SOURCE_PARTICLE}\s)?{_SOURCE_WORD}){{0,5}}"
+_NOT_A_SOURCE = re.compile(
+    r"\b(?:Dr|Prof|Zeug\w*|Kläger\w*|Beklagt\w*|Antragst\w*|Antragsgegner\w*|Beigeladen\w*|Sachverständig\w*"
+    r"|Gutachter\w*|Herrn?|Frau|Rechtsanw\w*|Betroffen\w*|Angeklagt\w*|Beteiligt\w*)\b"
+)
+_FILE_DOCUMENT = (
+    r"(?:Gutachten|Schreiben|Stellungnahme|Attest|Bericht|Befundbericht|Arztbrief|Vernehmung|Protokoll|E-Mail"
+    r"|Schriftsatz|Bescheid|Niederschrift|Vermerk|Aussage|Antrag|Brief|Mitteilung)\s(?:vom|des|der|an)\b"
+)
+SOURCE_CITATION = re.compile(
+    r"(?:\(|;\s)(?:(?:vgl\.|siehe|s\.|so|auch|etwa|zu\sVorstehendem:)\s)*"
+    rf"(?P<source>{_SOURCE}),\s(?!{_FILE_DOCUMENT})"
+    r"(?:[^()\n;]{0,250}?\b(?:19|20)\d\d|a\.\s?a\.\s?O\.),\sS\.\s?\d"
+)
+
+
+def _source_zones(text: str) -> list[Span]:
+    """The sources :data:`SOURCE_CITATION` finds, but none a role word or a doctor's title names."""
+    return [
+        Span(m.start("source"), m.end("source"), LITERATURE)
+        for m in SOURCE_CITATION.finditer(text)
+        if not _NOT_A_SOURCE.search(m.group("source"))
+    ]
+
+
 # version 5: the Bundeswehr's regulations are public norms, like a statute ("ZDv A-1340/50",
 # "Nr. 1027 ZDv A- 1340/49", "Erlass A-1340/49", "ZDv 14/5"), and the parties' names in a
 # European court's case are published by that court ("C-17/10, Toshiba Corporation u. a.";
@@ -125,6 +162,17 @@ REGULATION = re.compile(
     r"(?:\b(?:Nr\.|Ziff\.)\s?\d{1,4}[a-z]?\s)?"
     rf"\b(?:ZDv\s?(?:{_REGULATION_NUMBER}|\d{{1,2}}/\d{{1,3}}\b)"
     rf"|(?:Zentralen?\sDienstvorschrift|Allgemeinen?\sRegelung|AR|Erlass(?:es)?|Bereichsvorschrift)\s{_REGULATION_NUMBER})"
+)
+# version 12: the Bundeswehr's central orders too ("Nr. 203 bis 206 ZE B- 1300/46", "Zentralerlass
+# B-2640/8", "des Zentralerlasses (ZE) B- 2640/8"): the regulations that replaced the ZDv
+# since 2014, numbered by their class letter A to D; the model read "B- 1300/46" as an
+# identifier (the LER dev half's soldiers' decisions; the bundled BVerwG decisions cite
+# "ZE B-1336/2" the same way)
+_REGULATION_NUMBER_V12 = r"[A-D]\d?-\s?\d{3,4}/\d{1,3}\b"  # with its part: "B-1300/46", no plate "ZE B-1234"
+REGULATION_V12 = re.compile(
+    rf"{REGULATION.pattern}"
+    rf"|\b(?:ZE|Zentralerlass(?:es)?(?:\s\(ZE\))?|ZDv|Zentralen?\sDienstvorschrift|AR|Erlass(?:es)?)"
+    rf"\s{_REGULATION_NUMBER_V12}"
 )
 EU_CASE_PARTIES = re.compile(
     r"\b[CT]-\s?\d{1,4}/\d{2}(?:\sP)?(?:\s?\[ECLI:[^\]\n]{1,40}\])?,\s"
@@ -223,7 +271,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)  # the versions of the chain's keep_zones component
 # Version 11: a Bavarian decision's keywords and chains of norms, the editors' header lines
 # ("Schlagworte: Biber, Artenschutz, Dammbau", "Normenketten: BauGB § 34"), which name legal
 # concepts and never a party (the from-scratch dev set: 0 of 3,136 gold spans, 4 false ones;
@@ -270,7 +318,8 @@ def keep_zones(
     if cfg.statutes:
         zones += [Span(m.start(), m.end(), "LAW") for m in STATUTE.finditer(text)]
         if version >= 5:
-            zones += [Span(m.start(), m.end(), "LAW") for m in REGULATION.finditer(text)]
+            regulation = REGULATION_V12 if version >= 12 else REGULATION
+            zones += [Span(m.start(), m.end(), "LAW") for m in regulation.finditer(text)]
     if cfg.citations:
         citation = CITATION_V9 if version >= 9 else CITATION
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in citation.finditer(text)]
@@ -279,6 +328,8 @@ def keep_zones(
         zones += [Span(m.start(), m.end(), PUBLIC_ENTITY) for m in PUBLIC_SITE.finditer(text)]
         if version >= 5:
             zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in EU_CASE_PARTIES.finditer(text)]
+        if version >= 12:
+            zones += _source_zones(text)
     if echr:
         zones += _echr_case_names(text, states)
     if cfg.judges:
