@@ -125,7 +125,8 @@ LITERATURE_CITATION_V4 = re.compile(
 # expert's document of the proceedings: no role word or doctor's title in the source ("(Dr. Huber,
 # Gutachten vom 3. Mai 2021, S. 4)", "(Zeuge Huber, …)"), no dated document of the file as the
 # title ("Gutachten vom", "Schreiben der Klägerin vom"; a "Gutachten zum 72. Deutschen
-# Juristentag" is literature). The LER dev half's asylum decisions; the bundled BVerwG decisions
+# Juristentag" is literature). Seen in the LER dev half's asylum decisions and in the bundled
+# BVerwG decisions ("(Hassan Siahpoosh, …, 2006, S. 85)").
 _SOURCE_WORD = r"(?:[A-ZÄÖÜ][\wäöüß\-]*\.?)"
 _SOURCE_PARTICLE = r"(?:of|for|and|the|on|für|des|der|de|du|van|von|zu)"
 _SOURCE = rf"{_SOURCE_WORD}(?:(?:\s|\s?/\s?)(?:{_SOURCE_PARTICLE}\s)?{_SOURCE_WORD}){{0,5}}"
