@@ -388,7 +388,7 @@ register(KEEP_ZONES, 12, KeepZonesConfig, filter=True,
          description="keep_zones@11; the Bundeswehr's central orders are laws too ('Nr. 203 bis 206 ZE B- 1300/46', "
                      "'Zentralerlass B-2640/8'), and a source cited in brackets with a title, a year and a page is "
                      "literature ('(vgl. Danish Immigration Service, Security and human rights …, Januar 2015, "
-                     "S. 85)'), never one a role word or a doctor's title names")(_keep_zones_step(12))  # fmt: skip
+                     "S. 85)'), never one a role word, a doctor's title or a legal form names")(_keep_zones_step(12))  # fmt: skip
 
 
 @dataclass(frozen=True)

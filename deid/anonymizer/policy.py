@@ -23,7 +23,7 @@ from deid.words.lexicon import LEX_UNKNOWN, is_common_noun, lexical_class, reads
 from deid.words.public import public_words
 from deid.words.shape_cues import is_role
 from deid.words.shapes import plain_compound, zipf
-from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, alternation
+from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, LEGAL_FORM_TAIL, alternation
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -122,10 +122,10 @@ LITERATURE_CITATION_V4 = re.compile(
 # Immigration Service, Security and human rights in Chechnya …, Januar 2015, S. 85 f.)", "(Hassan
 # Siahpoosh, Das Familien- und Erbrecht im Iran, 2006, S. 85)", or one cited before ("(Danish
 # Immigration Service, a. a. O., S. 84)"). Only the source is the zone. Not a party's, witness's or
-# expert's document of the proceedings: no role word or doctor's title in the source ("(Dr. Huber,
-# Gutachten vom 3. Mai 2021, S. 4)", "(Zeuge Huber, …)"), no dated document of the file as the
-# title ("Gutachten vom", "Schreiben der Klägerin vom"; a "Gutachten zum 72. Deutschen
-# Juristentag" is literature). Seen in the LER dev half's asylum decisions and in the bundled
+# expert's document of the proceedings: no role word, doctor's title or legal form in the source
+# ("(Dr. Huber, Gutachten vom 3. Mai 2021, S. 4)", "(Zeuge Huber, …)", "(Huber Bau GmbH, …)"), no
+# dated document of the file as the title ("Angebot vom", "Schreiben der Klägerin vom"; a
+# "Gutachten zum 72. Deutschen Juristentag" is literature). Seen in the LER dev half's asylum decisions and in the bundled
 # BVerwG decisions ("(Hassan Siahpoosh, …, 2006, S. 85)").
 _SOURCE_WORD = r"(?:[A-ZÄÖÜ][\wäöüß\-]*\.?)"
 _SOURCE_PARTICLE = r"(?:of|for|and|the|on|für|des|der|de|du|van|von|zu)"
@@ -133,10 +133,12 @@ _SOURCE = rf"{_SOURCE_WORD}(?:(?:\s|\s?/\s?)(?:{_SOURCE_PARTICLE}\s)?{_SOURCE_WO
 _NOT_A_SOURCE = re.compile(
     r"\b(?:Dr|Prof|Zeug\w*|Kläger\w*|Beklagt\w*|Antragst\w*|Antragsgegner\w*|Beigeladen\w*|Sachverständig\w*"
     r"|Gutachter\w*|Herrn?|Frau|Rechtsanw\w*|Betroffen\w*|Angeklagt\w*|Beteiligt\w*)\b"
+    rf"|(?<![\w\-]){LEGAL_FORM_TAIL}"  # a firm is a party, no author ("(Huber Bau GmbH, Angebot …, S. 2)")
 )
-_FILE_DOCUMENT = (
-    r"(?:Gutachten|Schreiben|Stellungnahme|Attest|Bericht|Befundbericht|Arztbrief|Vernehmung|Protokoll|E-Mail"
-    r"|Schriftsatz|Bescheid|Niederschrift|Vermerk|Aussage|Antrag|Brief|Mitteilung)\s(?:vom|des|der|an)\b"
+_FILE_DOCUMENT = (  # a dated document of the file: "Angebot vom", "Schreiben der Klägerin vom", "Gutachten des"
+    r"(?:[A-ZÄÖÜ][\wäöüß\-]*(?:\s(?:der|des|an|zur?|von|Nr\.)\s[\wäöüß.\-/]+){0,2}\svom\b"
+    r"|(?:Gutachten|Schreiben|Stellungnahme|Attest|Bericht|Befundbericht|Arztbrief|Vernehmung|Protokoll|E-Mail"
+    r"|Schriftsatz|Bescheid|Niederschrift|Vermerk|Aussage|Antrag|Brief|Mitteilung)\s(?:des|der|an)\b)"
 )
 SOURCE_CITATION = re.compile(
     r"(?:\(|;\s)(?:(?:vgl\.|siehe|s\.|so|auch|etwa|zu\sVorstehendem:)\s)*"

@@ -364,10 +364,12 @@ def test_version_12_keeps_the_forms_the_federal_courts_write(text: str, zone: st
         "Das Gutachten stützt das nicht (Huber, Gutachten vom 3. Mai 2021, S. 4).",
         "Die Zeugin hat das bestätigt (Zeugin Anna Maier, Vernehmung 2021, S. 4).",
         "Die Klägerin sei nicht erschienen (Huber, Schreiben der Klägerin vom 3. Mai 2021, S. 2).",
+        "Die Arbeiten seien teurer geworden (Huber Bau GmbH, Kostenvoranschlag 2021, S. 2).",
+        "Der Preis stand fest (Mayer, Angebot vom 3. Mai 2021, S. 2).",
         "Das Fahrzeug mit dem Kennzeichen ZE B-1234 stand vor dem Haus.",
     ],
 )
 def test_version_12_keeps_no_document_of_the_file_nor_a_plate(text: str) -> None:
-    """An expert's, a witness's or a party's document of the proceedings, cited with its page,
-    names a person the profiles neutralize; a licence plate is no central order."""
+    """An expert's, a witness's, a party's or a firm's document of the proceedings, cited with
+    its page, names whom the profiles neutralize; a licence plate is no central order."""
     assert keep_zones(text, version=12) == keep_zones(text, version=11)
