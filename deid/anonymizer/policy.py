@@ -125,8 +125,8 @@ LITERATURE_CITATION_V4 = re.compile(
 # expert's document of the proceedings: no role word, doctor's title or legal form in the source
 # ("(Dr. Huber, Gutachten vom 3. Mai 2021, S. 4)", "(Zeuge Huber, …)", "(Huber Bau GmbH, …)"), no
 # dated document of the file as the title ("Angebot vom", "Schreiben der Klägerin vom"; a
-# "Gutachten zum 72. Deutschen Juristentag" is literature). Seen in the LER dev half's asylum decisions and in the bundled
-# BVerwG decisions ("(Hassan Siahpoosh, …, 2006, S. 85)").
+# "Gutachten zum 72. Deutschen Juristentag" is literature). Seen in the LER dev half's asylum
+# decisions and in the bundled BVerwG decisions ("(Hassan Siahpoosh, …, 2006, S. 85)").
 _SOURCE_WORD = r"(?:[A-ZÄÖÜ][\wäöüß\-]*\.?)"
 _SOURCE_PARTICLE = r"(?:of|for|and|the|on|für|des|der|de|du|van|von|zu)"
 _SOURCE = rf"{_SOURCE_WORD}(?:(?:\s|\s?/\s?)(?:{_SOURCE_PARTICLE}\s)?{_SOURCE_WORD}){{0,5}}"
@@ -148,7 +148,8 @@ SOURCE_CITATION = re.compile(
 
 
 def _source_zones(text: str) -> list[Span]:
-    """The sources :data:`SOURCE_CITATION` finds, but none a role word or a doctor's title names."""
+    """The sources :data:`SOURCE_CITATION` finds, but none a role word, a doctor's title or a
+    legal form names (:data:`_NOT_A_SOURCE`)."""
     return [
         Span(m.start("source"), m.end("source"), LITERATURE)
         for m in SOURCE_CITATION.finditer(text)
