@@ -50,10 +50,11 @@ from deid.schema import (
 )
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import cities, ends_in_surname_head
+from deid.words.numbers import in_quantity, label_word_before_number
 from deid.words.ordinary import is_frequent_word, is_plain_first_name
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
-from deid.words.vehicles import vehicle_phrases
+from deid.words.vehicles import is_make_and_model, product_phrases, vehicle_phrases
 from deid.words.vocab import CAPITALIZED_WORD, POLICE_RANK, ROAD_CLASSES
 
 MODEL = "model"
@@ -751,6 +752,22 @@ def no_name_shape_v6(cfg: NoConfig) -> Step:
     return _also_dropping(no_name_shape_v5(cfg), _structure_mark)
 
 
+# version 7: an identifier's label word and a quantity's digits read as names or identifiers
+# ("(IBAN DE89 …)", "BG-Nummer 83503//0012876", the "Fl" of "Fl. Nr. 312/2", "63.[902],18 €",
+# "5,[0703] ha"; the Bavarian dev half, the from-scratch dev set; deid.words.numbers)
+def _label_or_quantity(text: str, span: Span) -> bool:
+    return label_word_before_number(text, span.start, span.end) or (
+        not any(c.isalpha() for c in text[span.start : span.end]) and in_quantity(text, span.start, span.end))
+
+
+@register(NO_NAME_SHAPE, 7, NoConfig, filter=True,
+          description="no_name_shape@6 and a model span inside an identifier's label word ('IBAN', 'BG-Nummer', "
+                      "'Fl.-Nr.' before the number) or a letterless one inside a number with its unit or "
+                      "currency ('63.902,18 €', '5,0703 ha'; deid.words.numbers)")  # fmt: skip
+def no_name_shape_v7(cfg: NoConfig) -> Step:
+    return _also_dropping(no_name_shape_v6(cfg), _label_or_quantity)
+
+
 @register(VEHICLES, 1, NoConfig, filter=True,
           description="model spans inside a vehicle's make and model where the text describes a vehicle ('mit "
                       "seinem Pkw VW Passat, amtliches Kennzeichen …', 'des Traktors Fendt 309 Vario'; "
@@ -763,6 +780,23 @@ def vehicles_v1(cfg: NoConfig) -> Step:
         return [
             s for s in spans
             if s.source != MODEL_SOURCE or not any(p.start <= s.start and s.end <= p.end for p in phrases)
+        ]  # fmt: skip
+
+    return run
+
+
+@register(VEHICLES, 2, NoConfig, filter=True,
+          description="vehicles@1, and a model named by its type ('vom Typ SQ5 3.0 TDI Quattro', 'mit dem Modell "
+                      "„Phonak Audéo P90“'), a device's make and model before the device's own number "
+                      "('Mobiltelefon Samsung Galaxy A54 (IMEI …)'), and a plate-shaped make and model ('Pkw "
+                      "BMW X5'; deid.words.vehicles)")  # fmt: skip
+def vehicles_v2(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        phrases = product_phrases(text)
+        return [
+            s for s in spans
+            if not (s.source == MODEL_SOURCE and any(p.start <= s.start and s.end <= p.end for p in phrases))
+            and not (s.label == "LICENSE_PLATE" and is_make_and_model(text[s.start : s.end]))
         ]  # fmt: skip
 
     return run

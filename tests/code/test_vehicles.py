@@ -1,5 +1,6 @@
 """A vehicle's make and model are kept where the text describes a vehicle (vehicles@1,
-deid.words.vehicles); a surname that is also a make stays a name."""
+deid.words.vehicles), and a device's or a model named by its type (vehicles@2); a surname that
+is also a make stays a name, a party's own mark stays."""
 
 from __future__ import annotations
 
@@ -52,3 +53,56 @@ def test_a_recognizers_span_inside_the_phrase_stays() -> None:
     text = "Er fuhr mit seinem Pkw BMW X5, amtliches Kennzeichen PA-BL 14, nach Passau."
     span = _at(text, "BMW X5", ID, "recognizer")
     assert Chain([step("vehicles", 1)])(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # a model named by its type (made-up sentences in the Bavarian manner)
+        (("Die Beklagte wird verurteilt, Zug um Zug gegen Übereignung des Fahrzeugs der Marke Audi vom Typ A6 "
+          "3.0 TDI Quattro 23.400 € zu zahlen."), [("A6", OTHER), ("3.0 TDI Quattro", OTHER)]),
+        # the from-scratch dev set's sentences
+        ("Genehmigt ist eine Windenergieanlage vom Typ Enercon E-160 mit einer Gesamthöhe von 246 m.",
+         [("Enercon", PERSON), ("E-160", ID)]),
+        ("Nur mit dem Modell „Phonak Audéo P90“ erreichte die Klägerin im Freiburger Sprachtest 80 %.",
+         [("Phonak Audéo P90", OTHER)]),
+        ("Das sichergestellte Mobiltelefon Samsung Galaxy A54 (IMEI 356938114207785) wird eingezogen.",
+         [("Samsung Galaxy A54", OTHER)]),
+        ("Die Polizei maß mit dem Lasermessgerät Riegl FG21-P (Gerätenummer S 8812) 144 km/h.",
+         [("Riegl", LOCATION), ("FG21-P", "STREET")]),
+        ("Entwendet wurden eine Armbanduhr Rolex Submariner (Seriennummer 7K2X4481) und ein Laptop.",
+         [("Rolex Submariner", OTHER)]),
+    ],
+)  # fmt: skip
+def test_version_2_keeps_a_product_named_by_its_type_or_before_its_number(
+    text: str, words: list[tuple[str, str]]
+) -> None:
+    spans = [_at(text, w, label) for w, label in words]
+    assert Chain([step("vehicles", 2)])(text, spans) == []
+    assert Chain([step("vehicles", 1)])(text, spans) == spans  # version 1 keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text, word, label",
+    [
+        # a party's own mark or product: "Bezeichnung", "Marke" are no type
+        ("Die Klägerin vertreibt unter der Bezeichnung „AquaDos 300“ Dosierpumpen für Schwimmbäder.",
+         "AquaDos 300", OTHER),
+        ("Die Beklagte bietet Biere unter der Marke „Kellerfürst“ an.", "Kellerfürst", OTHER),
+        # a device without its own number after it; a person after a device word
+        ("Der Angeklagte verkaufte das Mobiltelefon Samsung Galaxy A54 an den Zeugen.", "Samsung Galaxy A54", OTHER),
+        ("Der Angeklagte überließ das Mobiltelefon Frau Maier (IMEI 356938114207785) zur Nutzung.", "Maier", PERSON),
+    ],
+)  # fmt: skip
+def test_version_2_keeps_a_partys_mark_and_a_device_without_its_number(text: str, word: str, label: str) -> None:
+    span = _at(text, word, label)
+    assert Chain([step("vehicles", 2)])(text, [span]) == [span]
+
+
+def test_version_2_drops_a_plate_that_is_a_make_and_model() -> None:
+    """A plate's district is never a make's name: "BMW X5" after "Pkw" is the car, the plate
+    after "Kennzeichen" stays."""
+    text = "Der Betroffene befuhr mit dem Pkw BMW X5, amtliches Kennzeichen PA-BL 460, die Staatsstraße."
+    car, plate = (_at(text, s, "LICENSE_PLATE", "recognizer") for s in ("BMW X5", "PA-BL 460"))
+    assert Chain([step("vehicles", 2)])(text, [car, plate]) == [plate]
+    assert Chain([step("vehicles", 1)])(text, [car, plate]) == [car, plate]
