@@ -41,6 +41,7 @@ from deid.schema import (
     JUDGE,
     LOCATION,
     MODEL_SOURCE,
+    MONEY,
     ORGANIZATION,
     OTHER,
     PERSON,
@@ -48,6 +49,7 @@ from deid.schema import (
     Span,
     merge_spans,
 )
+from deid.words.animals import animal_names, breed_spans
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import cities, ends_in_surname_head
 from deid.words.numbers import in_quantity, label_word_before_number
@@ -73,6 +75,7 @@ EXTENT = "extent"
 REGIONS = "regions"
 FREQUENT_WORDS = "frequent_words"
 VEHICLES = "vehicles"
+ANIMALS = "animals"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -755,9 +758,11 @@ def no_name_shape_v6(cfg: NoConfig) -> Step:
 # version 7: an identifier's label word and a quantity's digits read as names or identifiers
 # ("(IBAN DE89 …)", "BG-Nummer 83503//0012876", the "Fl" of "Fl. Nr. 312/2", "63.[902],18 €",
 # "5,[0703] ha"; the Bavarian dev half, the from-scratch dev set; deid.words.numbers)
+# (an amount the model calls one is the keep_labels and policy steps' to keep)
 def _label_or_quantity(text: str, span: Span) -> bool:
     return label_word_before_number(text, span.start, span.end) or (
-        not any(c.isalpha() for c in text[span.start : span.end]) and in_quantity(text, span.start, span.end))
+        span.label != MONEY and not any(c.isalpha() for c in text[span.start : span.end])
+        and in_quantity(text, span.start, span.end))  # fmt: skip
 
 
 @register(NO_NAME_SHAPE, 7, NoConfig, filter=True,
@@ -797,6 +802,27 @@ def vehicles_v2(cfg: NoConfig) -> Step:
             s for s in spans
             if not (s.source == MODEL_SOURCE and any(p.start <= s.start and s.end <= p.end for p in phrases))
             and not (s.label == "LICENSE_PLATE" and is_make_and_model(text[s.start : s.end]))
+        ]  # fmt: skip
+
+    return run
+
+
+@register(ANIMALS, 1, NoConfig, filter=True,
+          description="model spans that are an animal's name where the text names the animal ('ihren Labrador "
+                      "„Balu“', 'vom Hofhund Hasso'), that name in every later mention, and a breed ('der "
+                      "American-Staffordshire-Mischling'), kept by both profiles; a bare animal word stays, "
+                      "surnames are spelt so ('der Zeuge Stier'; deid.words.animals)")  # fmt: skip
+def animals_v1(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        names = animal_names(text)
+        kept = [*names, *breed_spans(text)]
+        if not kept:
+            return spans
+        surfaces = {text[n.start : n.end] for n in names}
+        return [
+            s for s in spans
+            if s.source != MODEL_SOURCE or after_person_role(text, s)
+            or not (text[s.start : s.end] in surfaces or any(k.start <= s.start and s.end <= k.end for k in kept))
         ]  # fmt: skip
 
     return run
@@ -1095,7 +1121,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     no label by default, so it is left out); the model runs on torch in the precision the
     hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, REGIONS, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, FREQUENT_WORDS, LOWERCASE,
-             NO_NAME_SHAPE, VEHICLES, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
+             NO_NAME_SHAPE, VEHICLES, ANIMALS, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 
 

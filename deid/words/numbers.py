@@ -28,9 +28,7 @@ _LABEL_TOKEN_EDGES = "()[]:,;„“\"'"
 _NUMBER_AFTER = re.compile(r"[\s:.()\[\]]*(?:(?:Nr|Nrn|Nummer)\.?[\s:]*)?[A-ZÄÖÜ0-9][\w./\-]*?\d")
 
 _NUMBER = r"(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)"
-_UNIT = (
-    r"(?:€|EUR|Euro|DM|CHF|ha|qm|m²|m2|m³|km/h|km|kg|cm|mm|m|t|l|%|Prozent|dB\(A\)|dB|PS|kW|kWh|Std\.|Stunden)"
-)
+_UNIT = r"(?:€|EUR|Euro|DM|CHF|ha|qm|m²|m2|m³|km/h|km|kg|cm|mm|m|t|l|%|Prozent|dB\(A\)|dB|PS|kW|kWh|Std\.|Stunden)"
 # a number with its unit after it, or an amount's currency before it ("EUR 1.200,00")
 QUANTITY = re.compile(
     rf"(?<![\w.,/-]){_NUMBER}[ \u00a0]?{_UNIT}(?![\wÄÖÜäöüß²³])|(?<![\w])(?:€|EUR)[ \u00a0]?{_NUMBER}(?![\d.,]\d)"
@@ -41,7 +39,10 @@ def label_word_before_number(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` lies inside one word that labels the identifier after it
     ("IBAN", "BG-Nummer", the "Fl" of "Fl. Nr. 312/2"): the word, without brackets or a
     colon, is a label word, holds no digit, and a token with a digit follows it."""
-    left = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start), text.rfind("\u00a0", 0, start)) + 1
+    left = (
+        max(text.rfind(" ", 0, start), text.rfind("\n", 0, start), text.rfind("\u00a0", 0, start))
+        + 1
+    )
     right = end
     while right < len(text) and not text[right].isspace():
         right += 1
@@ -55,4 +56,7 @@ def in_quantity(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` lies inside a number with its unit or currency ("63.902,18
     €", "5,0703 ha", "33 dB(A)")."""
     lo = max(0, start - 40)
-    return any(m.start() <= start and end <= m.end() for m in QUANTITY.finditer(text, lo, min(len(text), end + 20)))
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in QUANTITY.finditer(text, lo, min(len(text), end + 20))
+    )

@@ -77,7 +77,9 @@ _DESIGNATION = (
     r"(?:„[^“\n]{1,40}“"
     r"|[A-ZÄÖÜ0-9][\w\-.]*(?:[ \u00a0](?:[A-ZÄÖÜ0-9][\w\-.]*|[a-z]{1,3}\d\w*)){0,3})"
 )
-_TYPE_CUE = re.compile(r"(?<![\w\-])(?:vom|des|dem|den|der|eines|einem|ein)[ \u00a0](?:Typs?|Modells?|Fabrikats?)[ \u00a0]")
+_TYPE_CUE = re.compile(
+    r"(?<![\w\-])(?:vom|des|dem|den|der|eines|einem|ein)[ \u00a0](?:Typs?|Modells?|Fabrikats?)[ \u00a0]"
+)
 _DEVICE_CUE = re.compile(
     r"(?<![\w\-])(?:Mobiltelefons?|Handys?|Smartphones?|Tablets?|Laptops?|Notebooks?|Computers?|Rechners?"
     r"|(?:Armband|Taschen|Smart)?[Uu]hr|\w*[Gg]eräts?|Kamera|Büchse|Gewehrs?|Pistole|Revolvers?|Waffe"

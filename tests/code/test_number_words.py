@@ -23,8 +23,8 @@ def _at(text: str, surface: str, label: str, nth: int = 0) -> Span:
     [
         # sentences of the from-scratch dev set (shortened) and made-up ones in the Bavarian manner,
         # where the model read the label word as a span
-        ("Die Kaufpreise gingen auf ein Konto bei der Sparkasse Landshut (IBAN DE89 7435 0000 0020 1187 46), "
-         "das der Angeklagte eröffnet hatte.", "IBAN", ID),
+        (("Die Kaufpreise gingen auf ein Konto bei der Sparkasse Landshut (IBAN DE89 7435 0000 0020 1187 46), "
+          "das der Angeklagte eröffnet hatte."), "IBAN", ID),
         ("Ihren Sohn Luca führt das Jobcenter Mühldorf a. Inn als Bedarfsgemeinschaft (BG-Nummer 83104BG0017752).",
          "BG-Nummer", ID),
         ("Er wohnt in einer Gemeinschaftsunterkunft in Pocking, Passauer Straße 61 (AZR-Nummer 231004118877).",
