@@ -809,7 +809,7 @@ def vehicles_v2(cfg: NoConfig) -> Step:
 
 @register(ANIMALS, 1, NoConfig, filter=True,
           description="model spans that are an animal's name where the text names the animal ('ihren Labrador "
-                      "„Balu“', 'vom Hofhund Hasso'), that name in every later mention, and a breed ('der "
+                      "„Balu“', 'vom Hofhund Hasso'), that name in every mention, and a breed ('der "
                       "American-Staffordshire-Mischling'), kept by both profiles; a bare animal word stays, "
                       "surnames are spelt so ('der Zeuge Stier'; deid.words.animals)")  # fmt: skip
 def animals_v1(cfg: NoConfig) -> Step:
