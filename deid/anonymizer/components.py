@@ -49,7 +49,7 @@ from deid.schema import (
     Span,
     merge_spans,
 )
-from deid.words.animals import animal_names, breed_spans
+from deid.words.animals import animal_mentions
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import cities, ends_in_surname_head
 from deid.words.numbers import in_quantity, label_word_before_number
@@ -773,6 +773,11 @@ def no_name_shape_v7(cfg: NoConfig) -> Step:
     return _also_dropping(no_name_shape_v6(cfg), _label_or_quantity)
 
 
+def _inside_any(span: Span, phrases: list[Span]) -> bool:
+    """Whether ``span`` lies within one of ``phrases`` (a vehicle's, a product's, an animal's)."""
+    return any(p.start <= span.start and span.end <= p.end for p in phrases)
+
+
 @register(VEHICLES, 1, NoConfig, filter=True,
           description="model spans inside a vehicle's make and model where the text describes a vehicle ('mit "
                       "seinem Pkw VW Passat, amtliches Kennzeichen …', 'des Traktors Fendt 309 Vario'; "
@@ -782,10 +787,7 @@ def vehicles_v1(cfg: NoConfig) -> Step:
         phrases = vehicle_phrases(text)
         if not phrases:
             return spans
-        return [
-            s for s in spans
-            if s.source != MODEL_SOURCE or not any(p.start <= s.start and s.end <= p.end for p in phrases)
-        ]  # fmt: skip
+        return [s for s in spans if s.source != MODEL_SOURCE or not _inside_any(s, phrases)]
 
     return run
 
@@ -800,7 +802,7 @@ def vehicles_v2(cfg: NoConfig) -> Step:
         phrases = product_phrases(text)
         return [
             s for s in spans
-            if not (s.source == MODEL_SOURCE and any(p.start <= s.start and s.end <= p.end for p in phrases))
+            if not (s.source == MODEL_SOURCE and _inside_any(s, phrases))
             and not (s.label == "LICENSE_PLATE" and is_make_and_model(text[s.start : s.end]))
         ]  # fmt: skip
 
@@ -814,15 +816,15 @@ def vehicles_v2(cfg: NoConfig) -> Step:
                       "surnames are spelt so ('der Zeuge Stier'; deid.words.animals)")  # fmt: skip
 def animals_v1(cfg: NoConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
-        names = animal_names(text)
-        kept = [*names, *breed_spans(text)]
-        if not kept:
+        names, breeds = animal_mentions(text)
+        if not names and not breeds:
             return spans
+        kept = [*names, *breeds]
         surfaces = {text[n.start : n.end] for n in names}
         return [
             s for s in spans
             if s.source != MODEL_SOURCE or after_person_role(text, s)
-            or not (text[s.start : s.end] in surfaces or any(k.start <= s.start and s.end <= k.end for k in kept))
+            or not (text[s.start : s.end] in surfaces or _inside_any(s, kept))
         ]  # fmt: skip
 
     return run

@@ -43,24 +43,6 @@ _NOT_A_NAME = re.compile(
 )
 
 
-def animal_names(text: str) -> list[Span]:
-    """Each name the text gives an animal right after the word naming it (the module's
-    docstring); a bare name only a capitalized word ending the phrase, never a title."""
-    out = []
-    for animal in ANIMAL_WORD.finditer(text):
-        named = _NAMED.match(text, animal.end())
-        if named is None:
-            continue
-        group = "quoted" if named.group("quoted") is not None else "bare"
-        if group == "bare" and _NOT_A_NAME.fullmatch(named.group("bare")):
-            continue
-        if not _BREEDING_NAME.search(named.group(group)):
-            out.append(Span(named.start(group), named.end(group), "ANIMAL"))
-        if group == "quoted" and (also := _ALSO_NAMED.match(text, named.end())) is not None:
-            out.append(Span(also.start("quoted"), also.end("quoted"), "ANIMAL"))
-    return out
-
-
 _BARE_ANIMAL = re.compile(rf"(?i:{_ANIMAL_END})")
 # a breed or kind before the animal's word: hyphenated ("Rhodesian-Ridgeback-Rüden") or one
 # word ending in a dog's, a horse's or a cat's word ("Rottweilerrüden", "Warmblutstute"); not
@@ -70,11 +52,25 @@ _BREED = re.compile(
 )
 
 
-def breed_spans(text: str) -> list[Span]:
-    """Each word naming an animal by its breed or kind ("American-Staffordshire-Mischling",
-    "Rottweilerrüden", "Labrador"); never the animal's word alone, which is a surname too
-    ("der Zeuge Stier", "Frau Kalb")."""
-    return [
-        Span(m.start(), m.end(), "BREED") for m in ANIMAL_WORD.finditer(text)
-        if not _BARE_ANIMAL.fullmatch(m.group()) and _BREED.fullmatch(m.group())
-    ]  # fmt: skip
+def animal_mentions(text: str) -> tuple[list[Span], list[Span]]:
+    """The names the text gives animals right after the word naming them (the module's
+    docstring; a bare name only a capitalized word ending the phrase, never a title), and
+    each word naming an animal by its breed or kind ("American-Staffordshire-Mischling",
+    "Rottweilerrüden", "Labrador"; never the animal's word alone, which is a surname too:
+    "der Zeuge Stier", "Frau Kalb"). One pass over the text's animal words."""
+    names, breeds = [], []
+    for animal in ANIMAL_WORD.finditer(text):
+        word = animal.group()
+        if not _BARE_ANIMAL.fullmatch(word) and _BREED.fullmatch(word):
+            breeds.append(Span(animal.start(), animal.end(), "BREED"))
+        named = _NAMED.match(text, animal.end())
+        if named is None:
+            continue
+        group = "quoted" if named.group("quoted") is not None else "bare"
+        if group == "bare" and _NOT_A_NAME.fullmatch(named.group("bare")):
+            continue
+        if not _BREEDING_NAME.search(named.group(group)):
+            names.append(Span(named.start(group), named.end(group), "ANIMAL"))
+        if group == "quoted" and (also := _ALSO_NAMED.match(text, named.end())) is not None:
+            names.append(Span(also.start("quoted"), also.end("quoted"), "ANIMAL"))
+    return names, breeds
