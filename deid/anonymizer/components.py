@@ -36,6 +36,7 @@ from deid.anonymizer.policy import (
 )
 from deid.anonymizer.profiles import DEFAULT_PROFILE, apply_profile, check_profile
 from deid.anonymizer.recognizers import analyze_all, build_recognizers
+from deid.anonymizer.recognizers.license_plate import LicensePlateRecognizer
 from deid.schema import (
     FINE_TO_COARSE,
     JUDGE,
@@ -803,7 +804,7 @@ def vehicles_v2(cfg: NoConfig) -> Step:
         return [
             s for s in spans
             if not (s.source == MODEL_SOURCE and _inside_any(s, phrases))
-            and not (s.label == "LICENSE_PLATE" and is_make_and_model(text[s.start : s.end]))
+            and not (s.label == LicensePlateRecognizer.LABEL and is_make_and_model(text[s.start : s.end]))
         ]  # fmt: skip
 
     return run
