@@ -53,8 +53,10 @@ from deid.schema import (
 from deid.words.animals import animal_mentions
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import cities, ends_in_surname_head
+from deid.words.idioms import in_idiom
 from deid.words.numbers import in_quantity, label_word_before_number
 from deid.words.ordinary import is_frequent_word, is_plain_first_name
+from deid.words.public_figures import public_figures
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
 from deid.words.vehicles import is_make_and_model, product_phrases, vehicle_phrases
@@ -77,6 +79,7 @@ REGIONS = "regions"
 FREQUENT_WORDS = "frequent_words"
 VEHICLES = "vehicles"
 ANIMALS = "animals"
+PUBLIC_FIGURES = "public_figures"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -774,6 +777,14 @@ def no_name_shape_v7(cfg: NoConfig) -> Step:
     return _also_dropping(no_name_shape_v6(cfg), _label_or_quantity)
 
 
+@register(NO_NAME_SHAPE, 8, NoConfig, filter=True,
+          description="no_name_shape@7 and a model span that is the noun of a fixed phrase whose noun is also a "
+                      "place or a surname ('sich zur Wehr setzen', 'zu Buche schlagen', 'außer Acht lassen'; "
+                      "deid.words.idioms)")  # fmt: skip
+def no_name_shape_v8(cfg: NoConfig) -> Step:
+    return _also_dropping(no_name_shape_v7(cfg), lambda text, span: in_idiom(text, span.start, span.end))
+
+
 def _inside_any(span: Span, phrases: list[Span]) -> bool:
     """Whether ``span`` lies within one of ``phrases`` (a vehicle's, a product's, an animal's)."""
     return any(p.start <= span.start and span.end <= p.end for p in phrases)
@@ -818,15 +829,33 @@ def vehicles_v2(cfg: NoConfig) -> Step:
 def animals_v1(cfg: NoConfig) -> Step:
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
         names, breeds = animal_mentions(text)
-        if not names and not breeds:
-            return spans
-        kept = [*names, *breeds]
-        surfaces = {text[n.start : n.end] for n in names}
-        return [
-            s for s in spans
-            if s.source != MODEL_SOURCE or after_person_role(text, s)
-            or not (text[s.start : s.end] in surfaces or _inside_any(s, kept))
-        ]  # fmt: skip
+        return _without_kept(text, spans, [*names, *breeds], {text[n.start : n.end] for n in names})
+
+    return run
+
+
+def _without_kept(text: str, spans: list[Span], kept: list[Span], surfaces: set[str]) -> list[Span]:
+    """``spans`` without the model spans inside one of ``kept`` (names a filter keeps) or
+    naming one of ``surfaces`` again, in every mention; a span after a person's role stays
+    ("der Zeuge Stier")."""
+    if not kept:
+        return spans
+    return [
+        s for s in spans
+        if s.source != MODEL_SOURCE or after_person_role(text, s)
+        or not (text[s.start : s.end] in surfaces or _inside_any(s, kept))
+    ]  # fmt: skip
+
+
+@register(PUBLIC_FIGURES, 1, NoConfig, filter=True,
+          description="model spans that name a person of public life by the office or fame before the name "
+                      "('wonach Präsident Beji Caid Essebsi', 'des damaligen Bundeswirtschaftsministers Robert "
+                      "Habeck', 'des Schauspielers Josh Duhamel'), in every mention, kept by both profiles; never "
+                      "a mayor or district administrator, nor a name the text also gives after a person's role "
+                      "('der Zeuge …', 'Herr …'; deid.words.public_figures)")  # fmt: skip
+def public_figures_v1(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return _without_kept(text, spans, *public_figures(text))
 
     return run
 
@@ -1124,7 +1153,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     no label by default, so it is left out); the model runs on torch in the precision the
     hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, REGIONS, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, FREQUENT_WORDS, LOWERCASE,
-             NO_NAME_SHAPE, VEHICLES, ANIMALS, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
+             NO_NAME_SHAPE, VEHICLES, ANIMALS, PUBLIC_FIGURES, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 
 

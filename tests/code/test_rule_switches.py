@@ -233,8 +233,9 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
     # ... and the policy, extent and regions steps, which came later (a pipeline saved before has
     # none), plain_compounds, off then (filter_plain_compounds: False) and on again at version 2,
-    # and frequent_words, vehicles and animals, new since
-    later = ("policy", "extent", "regions", "plain_compounds", "frequent_words", "vehicles", "animals")
+    # and frequent_words, vehicles, animals and public_figures, new since
+    later = ("policy", "extent", "regions", "plain_compounds", "frequent_words", "vehicles", "animals",
+             "public_figures")
     shipped = tuple(s for s in shipped if s.name not in later)
     assert shipped[-1].name == "legal_form"
     # the same settings, but that params.yaml names version 2 of the birth-date recognizer,
