@@ -28,14 +28,16 @@ _S = r"[ \u00a0]"
 # a ministry's portfolio after the minister's word ("Minister für Verteidigung", "Ministerin
 # der Justiz", "Minister des Innern und für Sport")
 _PORTFOLIO = rf"(?:{_S}(?:für|des|der|und)(?:{_S}(?:und|für))?{_S}[A-ZÄÖÜ][\wäöüß\-]+){{0,3}}"
+# the office or fame; never a word that is a surname too, which a judges' signature line puts
+# before another surname ("Kaiser Berger", "Dr. Sänger Kugler", "Papst", "Kanzler")
 _OFFICE = (
     r"(?:Staats|Bundes|Minister|Vize|Ex-)?[Pp]räsident(?:en|in)?"
-    r"|Premierminister(?:s|in)?|(?:Bundes)?[Kk]anzler(?:s|in)?"
+    r"|Premierminister(?:s|in)?|(?:Bundes|Reichs|Vize)kanzler(?:s|in)?|Kanzlerin"
     rf"|(?:[A-ZÄÖÜ][\wäöüß]*)?[Mm]inister(?:s|in)?{_PORTFOLIO}"
     r"|Regierungschef(?:s|in)?|Staatschef(?:s|in)?|Machthaber(?:s|in)?|Diktator(?:s|in)?"
-    r"|Obersten?[ \u00a0]Führer(?:s)?|Papst(?:es)?|Königin|Kaiser(?:s|in)?"
+    r"|Obersten?[ \u00a0]Führer(?:s)?|Königin"
     rf"|Regimes?{_S}(?:von|unter)"
-    r"|Schauspieler(?:s|in)?|Models?|Sänger(?:s|in)?|Werbefigur|Moderator(?:s|in)?|Rapper(?:s|in)?"
+    r"|Schauspieler(?:s|in)?|Models?|Sängers|Sängerin|Werbefigur|Moderator(?:s|in)?|Rapper(?:s|in)?"
 )
 _PARTICLE = r"(?:von|van|de|del|da|di|al|el|bin|ibn|abu|la|le|ter)(?:[ \u00a0](?:der|den|la|le))?"
 _NAME_TOKEN = rf"(?:[A-ZÄÖÜ][\wäöüßéèáàíóúçñ'’\-]+|{_PARTICLE}(?={_S}[A-ZÄÖÜ]))"
@@ -45,28 +47,7 @@ CUE = re.compile(
 )
 # words that begin a clause, not a name ("Präsident Der …" at a heading's end)
 _NOT_A_NAME = frozenset(
-    [
-        "Der",
-        "Die",
-        "Das",
-        "Den",
-        "Dem",
-        "Des",
-        "Ein",
-        "Eine",
-        "Er",
-        "Sie",
-        "Es",
-        "Und",
-        "Am",
-        "Im",
-        "In",
-        "Nach",
-        "Für",
-        "Mit",
-        "Von",
-        "Zu",
-    ]
+    "Der Die Das Den Dem Des Ein Eine Er Sie Es Und Am Im In Nach Für Mit Von Zu".split()  # noqa: SIM905
 )
 
 

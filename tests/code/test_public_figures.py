@@ -67,6 +67,9 @@ def test_a_person_of_public_life_is_kept_in_every_mention(
         (("Die Klägerin, die Schauspielerin Anna Bergmoser, wendet sich gegen den Artikel. Frau Bergmoser sei auf "
           "dem Foto erkennbar."), "Bergmoser"),
         ("Präsident Huber des Schützenvereins und der Zeuge Huber bestätigten den Ablauf.", "Huber"),
+        # a word that is a surname too, before another surname in a judges' signature line
+        ("Kaiser Berger Mosbacher", "Berger"),
+        ("Reiter Dr. Sänger Kugler", "Kugler"),
         # a saint: a first name, which a party may bear too
         ("Die Klägerin begehrt, ihren Vornamen Hedwig abzulegen; die heilige Hedwig sei Schutzpatronin Schlesiens.",
          "Hedwig"),
