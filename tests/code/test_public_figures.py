@@ -38,12 +38,12 @@ def _chain(text: str, spans: list[Span]) -> list[Span]:
           "Models Bar Refaeli und des Schauspielers Josh Duhamel seit dem Jahr 2011."),
          [("Bar Refaeli", PERSON), ("Josh Duhamel", PERSON)]),
         # a minister's portfolio between the office and the name; a regime's leader; the surname alone later
-        (("Unter dem Minister für Verteidigung Arkadi Wolkow liege das Hauptaugenmerk auf der Armee. Einheiten, die "
-          "Wolkow unterstehen, seien in der Region präsent."), [("Arkadi Wolkow", PERSON), ("Wolkow", ORGANIZATION)]),
-        ("Rückkehrer seien vor dem Arm des Regimes von Ramsan Tagirow nicht sicher; Tagirow dulde keine Kritik.",
-         [("Ramsan Tagirow", PERSON), ("Tagirow", PERSON)]),
+        (("Die Streitkräfte unterstehen dem Minister für Verteidigung Arkadi Wolkow. Im Frühjahr ordnete Wolkow "
+          "die Einberufung der Reservisten an."), [("Arkadi Wolkow", PERSON), ("Wolkow", ORGANIZATION)]),
+        (("Oppositionelle werden vom Geheimdienst des Regimes von Ramsan Tagirow verfolgt; Tagirow lässt "
+          "Kritiker inhaftieren."), [("Ramsan Tagirow", PERSON), ("Tagirow", PERSON)]),
         # the model splits the name: each part inside it goes
-        ("Presseberichten zufolge gewährte Präsident Beji Caid Marzouki bei 1 389 Häftlingen Gnade.",
+        ("Der Staatsrat trat zusammen, nachdem Präsident Beji Caid Marzouki das Parlament aufgelöst hatte.",
          [("Beji", PERSON), ("Caid Marzouki", PERSON)]),
     ],
 )  # fmt: skip
