@@ -40,6 +40,7 @@ _OFFICE = (
     r"|Schauspieler(?:s|in)?|Models?|Sängers|Sängerin|Werbefigur|Moderator(?:s|in)?|Rapper(?:s|in)?"
 )
 _PARTICLE = r"(?:von|van|de|del|da|di|al|el|bin|ibn|abu|la|le|ter)(?:[ \u00a0](?:der|den|la|le))?"
+_PARTICLE_RE = re.compile(_PARTICLE)
 _NAME_TOKEN = rf"(?:[A-ZÄÖÜ][\wäöüßéèáàíóúçñ'’\-]+|{_PARTICLE}(?={_S}[A-ZÄÖÜ]))"
 _TITLE = r"(?:Dr\.|Prof\.)"
 CUE = re.compile(
@@ -58,24 +59,21 @@ def public_figures(text: str) -> tuple[list[Span], set[str]]:
     a person's role or title in the text ("der Zeuge Kadyrow", "Herr Kadyrow")."""
     found: dict[str, list[Span]] = {}
     for m in CUE.finditer(text):
-        name = m.group("name").rstrip("'’-")
-        while name.split()[-1] in _NOT_A_NAME or re.fullmatch(_PARTICLE, name.split()[-1]):
-            name = " ".join(name.split()[:-1])
-            if not name:
-                break
-        if not name or name.split()[0] in _NOT_A_NAME or not _name_word(name.split()[-1]):
+        words = m.group("name").rstrip("'’-").split()
+        while words and (words[-1] in _NOT_A_NAME or _PARTICLE_RE.fullmatch(words[-1])):
+            words.pop()
+        if not words or words[0] in _NOT_A_NAME or not _name_word(words[-1]):
             continue
+        name = m.group("name")[: len(" ".join(words))]  # one separator between words: as printed
         found.setdefault(name, []).append(
             Span(m.start("name"), m.start("name") + len(name), "PUBLIC_FIGURE")
         )
-    names: list[Span] = []
-    surfaces: set[str] = set()
-    conflicted = _after_role(text, {n: _forms(n) for n in found})
-    for name, spans in found.items():
-        if name in conflicted:
-            continue
-        names.extend(spans)
-        surfaces |= _forms(name)
+    if not found:  # most documents: no pass over their words
+        return [], set()
+    forms = {name: _forms(name) for name in found}
+    conflicted = _after_role(text, forms)
+    names = [span for name, spans in found.items() if name not in conflicted for span in spans]
+    surfaces = {form for name in found if name not in conflicted for form in forms[name]}
     return names, surfaces
 
 
