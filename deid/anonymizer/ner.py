@@ -56,6 +56,10 @@ class InferenceConfig:
     # (False: model@2). A GPU always runs autocast.
     bf16_weights: bool = True
 
+    def threshold_for(self, profile: str | None) -> float:
+        """The threshold under ``profile``: one for all (model@4 gives a profile its own)."""
+        return self.threshold
+
 
 def encode_windows(tokenizer: Any, texts: list[str], max_length: int, stride: int) -> Any:
     """``texts`` cut into overlapping windows of at most ``max_length`` tokens, with offsets
@@ -234,9 +238,20 @@ class TokenClassifier:
         self, texts: Sequence[str], threshold: float | None = None, deadline: Deadline | None = None
     ) -> list[list[Span]]:
         thr = self.config.threshold if threshold is None else threshold
+        return self.predict_at(texts, [thr], deadline)[0]
+
+    def predict_at(
+        self, texts: Sequence[str], thresholds: Sequence[float], deadline: Deadline | None = None
+    ) -> list[list[list[Span]]]:
+        """Per threshold, the spans of every text, from one run of the model: thresholds
+        change only the decoding (profiles with thresholds of their own cost no second run)."""
+        probabilities = self.token_probabilities(texts, deadline)
         return [
-            decode_spans(text, offsets, probs, self._sensitive_cols, self._type_cols, self.types, self._b_cols, thr)
-            for text, (offsets, probs) in zip(texts, self.token_probabilities(texts, deadline))
+            [
+                decode_spans(text, offsets, probs, self._sensitive_cols, self._type_cols, self.types, self._b_cols, thr)
+                for text, (offsets, probs) in zip(texts, probabilities)
+            ]
+            for thr in thresholds
         ]
 
 

@@ -237,10 +237,24 @@ class Pipeline:
     # --- detection -----------------------------------------------------------------------
 
     def model_spans(self, texts: Sequence[str], deadline: Deadline | None = None) -> list[list[Span]]:
-        """The model's spans alone (none when the model is off): the input of :meth:`finish`."""
-        if self.config.use_model and self.classifier is not None and texts:
-            return self.classifier.predict(list(texts), deadline=deadline)
-        return [[] for _ in texts]
+        """The model's spans alone under this pipeline's profile (none when the model is off):
+        the input of :meth:`finish`."""
+        profile = self.config.profile
+        return self.model_spans_under(texts, [profile], deadline)[profile]
+
+    def model_spans_under(
+        self, texts: Sequence[str], profiles: Sequence[str | None], deadline: Deadline | None = None
+    ) -> dict[str | None, list[list[Span]]]:
+        """The model's spans under each of ``profiles`` from one run of the model: a profile
+        may have a threshold of its own (``model@4``: federal neutralizes only what the model
+        is sure of), which changes the decoding, not the run."""
+        if not (self.config.use_model and self.classifier is not None and texts):
+            return {p: [[] for _ in texts] for p in profiles}
+        model = self.config.model
+        assert model is not None
+        thresholds = sorted({model.threshold_for(p) for p in profiles})
+        found = dict(zip(thresholds, self.classifier.predict_at(list(texts), thresholds, deadline)))
+        return {p: found[model.threshold_for(p)] for p in profiles}
 
     def count_tokens(self, text: str) -> int:
         """The tokens a document's budget counts: the model tokenizer's (the windows the model

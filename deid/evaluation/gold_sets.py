@@ -79,14 +79,19 @@ def predict_slice(pipeline: Pipeline, docs: Sequence[Document]) -> Predictions:
     spans under each profile instead of running the model again."""
     texts = [d.text for d in docs]
     has_model = pipeline.config.use_model and pipeline.classifier is not None
-    model = pipeline.model_spans(texts) if has_model else None
+    own = pipeline.config.profile
+    names = [own] if own is None else [own, *(n for n in PROFILES if n != own)]
+    # one model run; each profile decodes it at its own threshold
+    under = pipeline.model_spans_under(texts, names) if has_model else None
+    model = under[own] if under is not None else None
     ids = [d.id for d in docs]
     full = dict(zip(ids, pipeline.analyze_many(texts, model)))
     profiles = {}
-    if pipeline.config.profile is not None:
+    if own is not None:
         for name in PROFILES:
-            variant = pipeline if name == pipeline.config.profile else pipeline.with_overrides(profile=name)
-            profiles[name] = full if variant is pipeline else dict(zip(ids, variant.analyze_many(texts, model)))
+            variant = pipeline if name == own else pipeline.with_overrides(profile=name)
+            spans = under[name] if under is not None else None
+            profiles[name] = full if variant is pipeline else dict(zip(ids, variant.analyze_many(texts, spans)))
     return Predictions(full, dict(zip(ids, model)) if model is not None else None, profiles)
 
 

@@ -1,6 +1,7 @@
 """deid.evaluation.gold_sets: a pipeline evaluated on real rewritten LER decisions slice by slice, the
-model run once per slice for both the pipeline's and the model's own report, and slices
-predicted apart (as the retrain flow's Dask workers do) giving the same report."""
+model run once per slice for both the pipeline's and the model's own report and for every
+profile (each at its own threshold), and slices predicted apart (as the retrain flow's Dask
+workers do) giving the same report."""
 
 from __future__ import annotations
 
@@ -60,17 +61,17 @@ def test_slices_cover_every_document_once_in_fixed_sizes() -> None:
 def test_the_model_runs_once_per_slice_for_both_reports(
     pipeline: Pipeline, gold: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The pipeline's and the model's own report come from one model run (the model-only
-    report used to run the model over the whole set a second time)."""
+    """The pipeline's and the model's own report, under both profiles, come from one model
+    run (the model-only report used to run the model over the whole set a second time)."""
     assert pipeline.classifier is not None
     batches: list[int] = []
-    predict = pipeline.classifier.predict
+    run = pipeline.classifier.token_probabilities
 
     def counted(texts, *args, **kwargs):
         batches.append(len(texts))
-        return predict(texts, *args, **kwargs)
+        return run(texts, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline.classifier, "predict", counted)
+    monkeypatch.setattr(pipeline.classifier, "token_probabilities", counted)
     report = evaluate_pipeline(pipeline, gold, ("all",))
     assert batches == [SLICE_DOCUMENTS, DOCUMENTS - SLICE_DOCUMENTS]
     assert set(report) >= {"overall", "model_only", "thesis_methods"}
@@ -94,3 +95,30 @@ def test_a_rules_only_pipeline_has_no_model_report(gold: list) -> None:
     report = evaluate_pipeline(rules, named)
     assert "model_only" not in report and report["inputs"]["documents"] == 3
 
+
+
+def test_each_profile_decodes_the_one_model_run_at_its_own_threshold(pipeline: Pipeline, gold: list) -> None:
+    """model@4: federal neutralizes a model span only at its own, higher threshold; strict
+    keeps the pipeline's. The evaluation's per-profile predictions are what the pipeline run
+    under that profile finds on its own (the service, a batch under ``--profile``)."""
+    docs = [d for d in gold if d.spans][:4]
+    texts = [d.text for d in docs]
+    assert pipeline.classifier is not None and pipeline.config.profile == "strict"
+    loose = [s for spans in pipeline.classifier.predict(texts, threshold=0.5) for s in spans]
+    scores = sorted(s.score for s in loose if s.score is not None)
+    assert len(set(scores)) > 3, "the model's span scores differ (a threshold between them matters)"
+    sure = round(scores[len(scores) // 2], 6)  # a federal threshold inside the model's scores
+    config = pipeline.config.configured("model", profile_thresholds={"federal": sure})
+    tuned = Pipeline(pipeline.classifier, config)
+    assert tuned.config.model.threshold_for("strict") == 0.5 and tuned.config.model.threshold_for("federal") == sure
+    under = tuned.model_spans_under(texts, ["strict", "federal"])
+    assert under["strict"] == pipeline.classifier.predict(texts, threshold=0.5)
+    assert under["federal"] == pipeline.classifier.predict(texts, threshold=sure)
+    covered = {p: {(i, c) for i, spans in enumerate(under[p]) for s in spans for c in range(s.start, s.end)}
+               for p in under}  # fmt: skip
+    assert covered["federal"] < covered["strict"], "federal flags a part of what strict flags"
+    found = predict_slice(tuned, docs)
+    assert found.model == dict(zip([d.id for d in docs], under["strict"]))
+    federal = tuned.with_overrides(profile="federal")
+    assert found.profiles["federal"] == dict(zip([d.id for d in docs], federal.analyze_many(texts)))
+    assert found.profiles["strict"] == found.pipeline == dict(zip([d.id for d in docs], tuned.analyze_many(texts)))

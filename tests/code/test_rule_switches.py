@@ -225,8 +225,8 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     ]  # fmt: skip
     # the model's settings of then, on the model step
     assert cfg.step("model").overrides() == {"threshold": 0.2, "max_length": 128, "stride": 32, "engine": "onnx"}
-    # the rest is params.yaml's chain but for the model, at version 3 since (2: precision by
-    # hardware, version 1 runs fp32; 3: a bf16 copy of the weights), the recognizers (version 2: a larger set), keep_zones
+    # the rest is params.yaml's chain but for the model, at version 4 since (2: precision by
+    # hardware, version 1 runs fp32; 3: a bf16 copy of the weights; 4: a profile's own threshold), the recognizers (version 2: a larger set), keep_zones
     # (version 2: signature lines; 3: every layout), common_nouns (version 2: a place the text
     # names), no_name_shape (version 2: a plot's label word, a police rank), consistency (version
     # 2: every mention of a name) and legal_form, added last since
@@ -442,7 +442,7 @@ def test_the_model_is_the_chains_first_step_with_its_inference_settings(tmp_path
     step, and a changed model component (its windowing or decoding) refuses the old pipeline."""
     cfg = PipelineConfig()
     assert cfg.chain[0].name == "model" and cfg.use_model and cfg.model.threshold == 0.35
-    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 3, "config": {"threshold": 0.35}}
+    assert cfg.to_dict()["chain"][0] == {"name": "model", "version": 4, "config": {"threshold": 0.35}}
     assert "threshold" not in cfg.to_dict()
     assert cfg.override(threshold=0.2, operator="mask").model.threshold == 0.2
     assert not PipelineConfig.rules_only().use_model and PipelineConfig.rules_only().model is None
@@ -468,3 +468,31 @@ def test_the_model_is_the_chains_first_step_with_its_inference_settings(tmp_path
     monkeypatch.setitem(chain_module._REGISTRY, "model", {2: replace(versions[1], version=2)})
     with pytest.raises(ChainMismatch, match="chain component 'model' version 1, but this code has version 2"):
         build_pipeline(tmp_path)
+
+
+def test_a_profile_may_have_a_threshold_of_its_own_from_model_4_on() -> None:
+    """model@4: federal neutralizes a model span only at 0.7 (chosen on the dev halves), strict
+    at the pipeline's threshold (when in doubt, neutralize); a threshold moved above it (a
+    ``--threshold``, the training's calibration) applies to both. Version 3 keeps its meaning:
+    one threshold, no profile's own."""
+    cfg = PipelineConfig()
+    model = cfg.model
+    assert cfg.chain[0].version == 4 and dict(model.profile_thresholds) == {"federal": 0.7}
+    assert (model.threshold_for("strict"), model.threshold_for("federal"), model.threshold_for(None)) == (0.35, 0.7, 0.35)
+    moved = cfg.override(threshold=0.8).model
+    assert (moved.threshold_for("strict"), moved.threshold_for("federal")) == (0.8, 0.8)
+    own = cfg.configured("model", profile_thresholds={"strict": 0.6}).model
+    assert (own.threshold_for("strict"), own.threshold_for("federal")) == (0.6, 0.35)
+    # recorded in pipeline.json only where it differs from the version's default
+    assert "profile_thresholds" not in cfg.to_dict()["chain"][0]["config"]
+    saved = cfg.configured("model", profile_thresholds={"federal": 0.9}).to_dict()
+    assert saved["chain"][0]["config"]["profile_thresholds"] == {"federal": 0.9}
+    assert PipelineConfig.from_dict(saved).model.threshold_for("federal") == 0.9
+    with pytest.raises(ValueError, match="unknown anonymization profile 'bund'"):
+        step("model", profile_thresholds={"bund": 0.7})
+    with pytest.raises(ValueError, match=r"must lie in \(0, 1\]"):
+        step("model", profile_thresholds={"federal": 1.5})
+    old = step("model", 3, threshold=0.5).config
+    assert (old.threshold_for("strict"), old.threshold_for("federal")) == (0.5, 0.5)
+    with pytest.raises(ValueError, match="profile_thresholds"):
+        step("model", 3, profile_thresholds={"federal": 0.7})

@@ -70,7 +70,7 @@ def anonymize_cmd(
     ),
     operator: str | None = typer.Option(None, help="remove | label | pseudonymize | mask (default: the pipeline's)."),
     rules_only: bool = typer.Option(False, help="No model: recognizers, policy and consistency only."),
-    threshold: float | None = typer.Option(None, help="Override the model threshold (lower = more recall)."),
+    threshold: float | None = typer.Option(None, help="Override the model threshold (lower = more recall; a profile's own, federal 0.7, applies where higher)."),
     profile: str | None = typer.Option(
         None, help="Anonymization profile: strict | federal (docs/anonymization-policy.md). Default: the pipeline's."
     ),
