@@ -7,7 +7,8 @@ model itself has to get better.
 
 Each set is scored as the gate scores it: under its own profile (LER ``federal``, the
 Bavarian sets ``strict``; deid.evaluation.profiles), the courts' disagreements with it set
-aside. The model runs once per set at the pipeline's own threshold, on the dev documents
+aside. The model runs once per set at the pipeline's threshold (below a profile's own one,
+``model@4``: the rows show what another threshold for that profile would do), on the dev documents
 only (the dev half; all of the from-scratch dev set, which is a dev set as a whole): the
 sealed halves are never read, as these figures may steer choices. Each row then drops the
 model spans under its score and runs the rule chain on the rest (an approximation of a higher
@@ -59,9 +60,10 @@ def curve(pipeline: Pipeline, name: str, scores: tuple[float, ...]) -> dict[str,
         if name in WHOLLY_DEV or document_half(d) == "dev"
     ]
     pipeline = pipeline.with_overrides(profile=profile)
+    assert pipeline.classifier is not None, "the operating curve is the model's"
     model: list[list[Span]] = []
-    for i in range(0, len(docs), BATCH):
-        model.extend(pipeline.model_spans([d.text for d in docs[i : i + BATCH]]))
+    for i in range(0, len(docs), BATCH):  # at the pipeline's threshold, not a profile's own (model@4)
+        model.extend(pipeline.classifier.predict([d.text for d in docs[i : i + BATCH]]))
     scored = under_profile(docs, profile, profile)
     rows = {}
     for score in scores:
