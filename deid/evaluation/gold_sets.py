@@ -81,18 +81,15 @@ def predict_slice(pipeline: Pipeline, docs: Sequence[Document]) -> Predictions:
     has_model = pipeline.config.use_model and pipeline.classifier is not None
     own = pipeline.config.profile
     names = [own] if own is None else [own, *(n for n in PROFILES if n != own)]
-    # one model run; each profile decodes it at its own threshold
-    under = pipeline.model_spans_under(texts, names) if has_model else None
-    model = under[own] if under is not None else None
+    under = pipeline.model_spans_under(texts, names)  # one model run, each profile at its threshold
     ids = [d.id for d in docs]
-    full = dict(zip(ids, pipeline.analyze_many(texts, model)))
+    full = dict(zip(ids, pipeline.analyze_many(texts, under[own])))
     profiles = {}
     if own is not None:
         for name in PROFILES:
             variant = pipeline if name == own else pipeline.with_overrides(profile=name)
-            spans = under[name] if under is not None else None
-            profiles[name] = full if variant is pipeline else dict(zip(ids, variant.analyze_many(texts, spans)))
-    return Predictions(full, dict(zip(ids, model)) if model is not None else None, profiles)
+            profiles[name] = full if variant is pipeline else dict(zip(ids, variant.analyze_many(texts, under[name])))
+    return Predictions(full, dict(zip(ids, under[own])) if has_model else None, profiles)
 
 
 def predict_documents(pipeline: Pipeline, docs: Sequence[Document]) -> Predictions:
