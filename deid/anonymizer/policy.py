@@ -96,8 +96,8 @@ CITATION = re.compile(
     # a page of the judgment under review, "Urteilsabdruck" / "Beschlussabdruck" ("UA S. 17")
     r"|\b(?:UA|BA)\s(?:S\.\s?|Rn\.\s?)?\d{1,4}\b"
 )
-# Literature: the authors and editors of a commentary, book or article ("Eyermann/Geiger,
-# VwGO, 14. Aufl., § 100 Rn. 9", "Rudisile in Schoch/Schneider/Bier, VwGO, § 100 Rn. 14",
+# Literature: the authors and editors of a commentary, book or article ("Kopp/Schenke,
+# VwGO, 28. Aufl., § 80 Rn. 152", "Schoch in Schoch/Schneider, VwGO, § 80 Rn. 372",
 # "Lieder/Berneith, FamRZ 2017, 1623"). Courts never anonymize them. The reference must
 # reach an edition, a margin number or a journal within one sentence.
 _CAPITALIZED = CAPITALIZED_NAME  # "Geiger", "Schmidt-Aßmann"

@@ -69,10 +69,10 @@ LAYOUTS = [
         ["Raum", "Graf", "Bartel"], ["Pfeffinger", "Kolbeck", "Hainzl"], id="bgh-criminal-participants",
     ),
     pytest.param(
-        "Die Berufung war nicht zuzulassen (§ 124a Abs. 1 Satz 1 VwGO).\nDr. Weinmann\nVorsitzende Richterin am "
-        "Verwaltungsgericht\nEmmert\nRichter am Verwaltungsgericht\nWolff\nRichterin\nBeschluss\nDer Streitwert "
-        "wird auf 5.000,00 EUR festgesetzt.\nDr. Weinmann Emmert Wolff",
-        ["Weinmann", "Emmert", "Wolff"], [], id="bavarian-signature-offices-and-a-second-block",
+        "Die Berufung war nicht zuzulassen (§ 124a Abs. 1 Satz 1 VwGO).\nDr. Rauscher\nVorsitzende Richterin am "
+        "Verwaltungsgericht\nKettl\nRichter am Verwaltungsgericht\nObermaier\nRichterin\nBeschluss\nDer Streitwert "
+        "wird auf 5.000,00 EUR festgesetzt.\nDr. Rauscher Kettl Obermaier",
+        ["Rauscher", "Kettl", "Obermaier"], [], id="bavarian-signature-offices-and-a-second-block",
     ),
     pytest.param(
         "Die Kostenentscheidung beruht auf § 154 Abs. 2 VwGO.\nDr. Häußler   Prof. Dr. Burmeister   Dr. Eppelt\n"

@@ -98,8 +98,8 @@ SPACING = [
     ("mit 6 : 2 Stimmen", "mit 6:2 Stimmen"),
     ("( EU : C : 2016 : 198 , Rn. 3 )", "(EU:C:2016:198, Rn. 3)"),
     (
-        "[ ECLI : DE : BVerwG : 2015 : 280515 U3C12 . 14.0 ] -",
-        "[ECLI:DE:BVerwG:2015:280515U3C12.14.0] -",
+        "[ ECLI : DE : BVerwG : 2014 : 110314 B9B21 . 13.0 ] -",
+        "[ECLI:DE:BVerwG:2014:110314B9B21.13.0] -",
     ),
     ("( im Folgenden : Beklagte )", "(im Folgenden: Beklagte)"),
     ("die S … GmbH und Rechtsanwalt …", "die S … GmbH und Rechtsanwalt …"),

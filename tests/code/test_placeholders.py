@@ -28,7 +28,7 @@ MUST_FIRE = [
     ("Der gerichtliche Sachverständige Dr. von M. habe mitgeteilt", [("M.", "PERSON")]),
     ("den bei der beklagten Krankenkasse versicherten J. K. (im Folgenden: Versicherter)", [("J. K.", "PERSON")]),
     ("Nach dem Tod von E. Sch. wurde sein Enkel U. Sch. als Eigentümer eingetragen.", [("E. Sch.", "PERSON"), ("U. Sch.", "PERSON")]),
-    ("Der Zeuge Al., der sich auf die Öffnung der Spielhalle berief,", [("Al.", "PERSON")]),
+    ("Der Zeuge Al., der sich auf seinen Urlaub berief,", [("Al.", "PERSON")]),
     # organizations: legal forms and compounds
     ("arbeitete der Kläger bei der X GmbH und erhielt hierfür eine Vergütung", [("X", "ORGANIZATION")]),
     ("war er geringfügig bei der M gGmbH beschäftigt.", [("M", "ORGANIZATION")]),

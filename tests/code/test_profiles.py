@@ -117,10 +117,10 @@ ROWS = [
      [],
      []),
     ("a land register's sheet and a warrant's number stay identifiers",
-     "Eingetragen im Grundbuch des Amtsgerichts Coburg von Ahorn, Blatt 1287; es liegt der Haftbefehl Nr. 1240/2023 vor.",
-     [("1287", "ID"), ("1240/2023", "ID")],
-     [("1287", "PARCEL_NUMBER"), ("1240/2023", "ID")],  # the parcel recognizer's fine label
-     [("1287", "PARCEL_NUMBER"), ("1240/2023", "ID")]),
+     "Eingetragen im Grundbuch des Amtsgerichts Landshut von Ergolding, Blatt 2093; es liegt der Haftbefehl Nr. 3318/2023 vor.",
+     [("2093", "ID"), ("3318/2023", "ID")],
+     [("2093", "PARCEL_NUMBER"), ("3318/2023", "ID")],  # the parcel recognizer's fine label
+     [("2093", "PARCEL_NUMBER"), ("3318/2023", "ID")]),
     ("amounts",
      "Der Streitwert wird auf 5.000,00 EUR festgesetzt.",
      [("5.000,00 EUR", "MONEY")],

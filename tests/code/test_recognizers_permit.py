@@ -37,7 +37,7 @@ from deid.anonymizer.recognizers.permit_number import (
         "Bescheid (vgl. BAG 25. Januar 2023 – 4 AZR 171/22 – Rn. 11)",
         "Bescheid; Az.: 5 K 3125/23.F",
         "Az. 602-1.2-2012-3304-23",  # no authority word nearby
-        "Nach Nr. 3.14.1 der Begutachtungsleitlinien (Widerspruchsbescheid)",
+        "Nach Nr. 2.4.3 der Verwaltungsvorschrift (Widerspruchsbescheid)",
         "Bescheid Nr. 1 und 2",
         "Bescheid vom 15.02.2019, Az. 15.02.2019",
         "Bescheid des Landratsamts (Az.: …)",

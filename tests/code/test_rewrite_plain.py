@@ -79,7 +79,7 @@ def test_not_plain(surface):
         ("in Ziffer I. aufgehoben", "I.", False),
         ("BGH, Urteil vom 12. Juni 2015 – V ZR 168/14, NJW", "V", True),
         ("BGH, Beschluss vom 8.2.2018 – III ZB 92/17", "III", True),
-        ("VG Regensburg, Urteil vom 28.11.2019 – RO 7 K 17.47", "K", True),
+        ("VG Ansbach, Urteil vom 14.3.2018 – AN 3 K 16.2281", "K", True),
         ("zuletzt geändert (BGBl I S. 310)", "I", True),
         ("der Zeuge K 17 Jahre alt", "K", False),
         ("die Firma V 12/13 GmbH", "V", False),

@@ -102,8 +102,8 @@ def test_unknown_pool_is_refused():
 # --- gender ------------------------------------------------------------------------------
 
 GENDER_CASES = [
-    ("Der zweite vor Ort vernommene Zeuge ", MALE),
-    ("zwischen den Beteiligten streitig. Die Gerichtsärztin Frau Dr. ", FEMALE),
+    ("Der als Letzter vernommene Zeuge ", MALE),
+    ("war bis zuletzt umstritten. Die Amtsärztin Frau Dr. ", FEMALE),
     ("dass die Zeugin ", FEMALE),
     ("Herr S und Herr ", MALE),
     ("der Kläger ", MALE),
@@ -114,7 +114,7 @@ GENDER_CASES = [
     ("dem Beklagten ", MALE),
     ("ein Sachverständiger ", MALE),
     ("die Angeklagte ", FEMALE),
-    ("lehnte die Klägerin die Vorsitzende Richterin ", FEMALE),
+    ("beantragte der Kläger, die Vorsitzende Richterin ", FEMALE),
     ("nach § 840 ZPO an die Drittschuldnerin ", FEMALE),
     ("vertreten durch Rechtsanwältin ", FEMALE),
     ("vertreten durch Rechtsanwalt ", MALE),
@@ -286,7 +286,7 @@ STREET_CASES = [
     ("S.straße …", "Sportwetten am Standort ", r"S[a-zäöüß]+straße \d+a?"),
     ("Z-weg 01", "mit der Anschrift ", r"Z[a-zäöüß]+weg 01"),
     ("Kstr. 5", "in der ", r"K[a-zäöüß]+str\. 5"),
-    ("...", "an der östlichen Seite der Bundesstraße ", r"\d+a?"),
+    ("...", "am nördlichen Rand der Staatsstraße ", r"\d+a?"),
     ("…", "wohnhaft ", r"\D+ \d+a?"),
 ]
 
@@ -640,7 +640,7 @@ def test_parse_name():
 
 def test_substitute_rewrites_real_decision_sentence(gen):
     text = (
-        "Der zweite vor Ort vernommene Zeuge M. schilderte gegenüber der Polizei, "
+        "Der als Letzter vernommene Zeuge M. erklärte gegenüber der Polizei, "
         "dass Herr Dr. A. G. am xx.xx.2019 beim Landratsamt O. war; Herr G. zahlte … €."
     )
 
