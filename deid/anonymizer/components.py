@@ -54,13 +54,15 @@ from deid.words.animals import animal_mentions
 from deid.words.firms import extend_firms
 from deid.words.gazetteer import cities, ends_in_surname_head
 from deid.words.idioms import in_idiom
+from deid.words.lexicon import LEX_UNKNOWN, lexical_class
 from deid.words.numbers import in_quantity, label_word_before_number
-from deid.words.ordinary import is_frequent_word, is_plain_first_name
+from deid.words.ordinary import is_frequent_word, is_listed_name, is_plain_first_name
 from deid.words.public_figures import public_figures
 from deid.words.regions import is_government_district, is_region
 from deid.words.roles import after_person_role, name_ends, placed
 from deid.words.vehicles import is_make_and_model, product_phrases, vehicle_phrases
 from deid.words.vocab import CAPITALIZED_WORD, POLICE_RANK, ROAD_CLASSES
+from deid.words.written import at_sentence_start, introduced_terms, lowercase_elsewhere
 
 MODEL = "model"
 RECOGNIZERS = "recognizers"
@@ -80,6 +82,7 @@ FREQUENT_WORDS = "frequent_words"
 VEHICLES = "vehicles"
 ANIMALS = "animals"
 PUBLIC_FIGURES = "public_figures"
+TERMS = "terms"
 UNSURE_MIN_SCORE = 0.95  # a model span that is an ordinary word is kept only this sure
 
 
@@ -430,6 +433,11 @@ register(KEEP_ZONES, 12, KeepZonesConfig, filter=True,
                      "'Zentralerlass B-2640/8'), and a source cited in brackets with a title, a year and a page is "
                      "literature ('(vgl. Danish Immigration Service, Security and human rights …, Januar 2015, "
                      "S. 85)'), never one a role word, a doctor's title or a legal form names")(_keep_zones_step(12))  # fmt: skip
+register(KEEP_ZONES, 13, KeepZonesConfig, filter=True,
+         description="keep_zones@12; a number after 'Az.' that an authority's act and its date name is the "
+                     "authority's file number, however much it looks like a court's ('Widerspruchsbescheid vom 11. "
+                     "Juli 2023 (Az. W 1422/23)', 'Schreiben vom 12.01.2023 (Az. BV 17/2022)'), not a "
+                     "'Gerichtsbescheid'")(_keep_zones_step(13))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -568,7 +576,19 @@ class DoubtConfig(UnsureWordConfig):
             check_profile(name)
 
 
-def _doubt_filter(cfg: DoubtConfig, doubtful: Callable[[str, Span, ChainContext], bool]) -> Step:
+@dataclass(frozen=True)
+class ProfilesConfig:
+    """A filter's profiles alone, for a filter that judges any model span, sure or not."""
+
+    # the profiles that drop such a word; strict keeps it: when in doubt, neutralize
+    profiles: tuple[str, ...] = ("federal",)
+
+    def __post_init__(self) -> None:
+        for name in self.profiles:
+            check_profile(name)
+
+
+def _doubt_filter(cfg: DoubtConfig | ProfilesConfig, doubtful: Callable[[str, Span, ChainContext], bool]) -> Step:
     """A filter dropping the spans ``doubtful`` names, under ``cfg.profiles`` only."""
 
     def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
@@ -672,6 +692,62 @@ def lowercase_v2(cfg: NoConfig) -> Step:
         return [s for s in spans if not (_lowercase_model_word(text, s) or participle_at_sentence_start(text, s))]
 
     return run
+
+
+def _lowercase_at_sentence_start(text: str, span: Span, context: ChainContext) -> bool:
+    """A lone model word at a sentence's start that is lowercase inside a sentence
+    (deid.words.written: "Unstreitig ist …", "Beruht die Kündigung …") and no Wiktionary noun."""
+    word = text[span.start : span.end]
+    return (
+        at_sentence_start(text, span.start)
+        and lowercase_elsewhere(word)
+        and lexical_class(word) == LEX_UNKNOWN
+        and _lone_model_word(text, span, context)
+    )
+
+
+def _lone_model_word(text: str, span: Span, context: ChainContext) -> bool:
+    """A model span of one capitalized word (a hyphenated one too) that may be a name or a
+    detail, no list holds as a name, and that no person's role or neighbour claims."""
+    word = text[span.start : span.end]
+    return (
+        span.source == MODEL_SOURCE
+        and span.label in _NAME_OR_DETAIL_LABELS
+        and _ONE_HYPHENATED_WORD.fullmatch(word) is not None
+        and not is_listed_name(word)
+        and word not in cities()
+        and not _is_attached(text, span, context)
+        and not after_person_role(text, span)
+    )
+
+
+_ONE_HYPHENATED_WORD = re.compile(rf"{CAPITALIZED_WORD}(?:-{CAPITALIZED_WORD})*")
+
+
+@register(LOWERCASE, 3, NoConfig, filter=True,
+          description="lowercase@2, and a lone model word at a sentence's start that is lowercase inside a "
+                      "sentence (deid.words.written): a word the training decisions write in lowercase or an "
+                      "adjective by its suffix ('Beruht die Kündigung', 'Maßgeblich ist'), no Wiktionary noun; "
+                      "never a word a list holds as a name, nor one after a person's role")  # fmt: skip
+def lowercase_v3(cfg: NoConfig) -> Step:
+    def run(text: str, spans: list[Span], context: ChainContext) -> list[Span]:
+        return [
+            s for s in spans
+            if not (_lowercase_model_word(text, s) or participle_at_sentence_start(text, s)
+                    or _lowercase_at_sentence_start(text, s, context))
+        ]  # fmt: skip
+
+    return run
+
+
+@register(TERMS, 1, ProfilesConfig, filter=True,
+          description="under the federal profile only (strict: when in doubt, neutralize), a lone model word "
+                      "the document introduces as a term, in every mention ('das sogenannte Hawala-Banking', "
+                      "'sog. „Clearing-Stelle“'; deid.words.written); never a word a list holds as a name, nor "
+                      "one after a person's role")  # fmt: skip
+def terms_v1(cfg: ProfilesConfig) -> Step:
+    return _doubt_filter(cfg, lambda text, s, context: (
+        text[s.start : s.end] in introduced_terms(text) and _lone_model_word(text, s, context)))  # fmt: skip
 
 
 @register(NO_NAME_SHAPE, 1, NoConfig, filter=True,
@@ -1186,7 +1262,7 @@ def default_chain() -> tuple[StepConfig, ...]:
     no label by default, so it is left out); the model runs on torch in the precision the
     hardware allows (bf16 where the CPU has matrix units) with the recall-first threshold."""
     names = (RECOGNIZERS, KEEP_ZONES, REGIONS, PUBLIC_WORDS, COMMON_NOUNS, PLAIN_COMPOUNDS, FREQUENT_WORDS, LOWERCASE,
-             NO_NAME_SHAPE, VEHICLES, ANIMALS, PUBLIC_FIGURES, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
+             TERMS, NO_NAME_SHAPE, VEHICLES, ANIMALS, PUBLIC_FIGURES, POLICY, EXTENT, CONSISTENCY, LEGAL_FORM)  # fmt: skip
     return (step(MODEL, **MODEL_DEFAULTS_BEFORE_CHAIN), *(step(name) for name in names))
 
 

@@ -24,6 +24,7 @@ from deid.words.public import public_words
 from deid.words.shape_cues import is_role
 from deid.words.shapes import plain_compound, zipf
 from deid.words.vocab import CAPITALIZED_NAME, COURT_ABBREVIATIONS, LEGAL_FORM_TAIL, alternation
+from deid.words.written import at_sentence_start
 
 _COURT_WORDS = (
     r"(?:Bundes|Ober|Land|Amts|Verwaltungs|Oberverwaltungs|Finanz|Sozial|Landessozial|Arbeits|"
@@ -80,6 +81,26 @@ CASE_NUMBER_V9 = re.compile(
     CASE_NUMBER_V8.pattern.replace(r"|\b(?:Az\.|AZ:|Aktenzeichen:?)(?!", rf"|\b(?:Az\.|AZ:|Aktenzeichen:?){_OF_AN_OFFICE}(?!", 1)
 )
 _OFFICE_NUMBER_AFTER = re.compile(r"[ \u00a0]\d+[-.]\d+[-./]")  # "SG 32-1431.2/…": no court "SG"
+# version 13: a number after "Az." that an authority's act and its date name ("Bescheid vom 6. Juni
+# 2023 (Az. W 1422/23)", "Widerspruchsbescheid vom 11. Juli 2023, Az. U 22/4418735-K", "Schreiben
+# vom 12.01.2023 (Az. BV 17/2022)") is the authority's, however much it looks like a court's
+# ("W 1422/23" as a Würzburg chamber's); a court's decision is a "Gerichtsbescheid", "Urteil" or
+# "Beschluss" (the from-scratch dev set)
+_AUTHORITY_ACT_BEFORE = re.compile(
+    r"(?<![\w\-])(?<!gerichtlichem[ \u00a0])(?<!gerichtlichen[ \u00a0])(?!Gerichtsbescheid)"
+    r"(?:[A-ZÄÖÜ][a-zäöüß]*(?:bescheid|verfügung|genehmigung|erlaubnis|bewilligung)|Bescheid|Verfügung"
+    r"|Genehmigung|Erlaubnis|Bewilligung|Schreiben)(?:e?s)?[ \u00a0]vom[ \u00a0]"
+    r"\d{1,2}\.[ \u00a0]?(?:\d{1,2}\.[ \u00a0]?|[A-ZÄÖÜ][a-zäöü]+[ \u00a0])\d{4}(?:,[ \u00a0]?|[ \u00a0]?\()$"
+)
+_FILE_WORD = re.compile(r"Az\.|AZ:|Aktenzeichen")
+_ACT_WINDOW = 80  # characters before "Az." that hold the act, its date and the bracket
+
+
+def _authority_file(text: str, zone: re.Match[str]) -> bool:
+    """A case number zone that is an authority's file number after its act's date (version 13)."""
+    return _FILE_WORD.match(zone.group()) is not None and (
+        _AUTHORITY_ACT_BEFORE.search(text, max(0, zone.start() - _ACT_WINDOW), zone.start()) is not None
+    )
 STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
     # the law's abbreviation on the same line: across a line break "DE89 …" (an IBAN) would be one
@@ -275,7 +296,7 @@ class PolicyConfig:
         return cls(zones=zones, **flags)
 
 
-KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)  # the versions of the chain's keep_zones component
+KEEP_ZONES_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)  # the versions of the chain's keep_zones component
 # Version 11: a Bavarian decision's keywords and chains of norms, the editors' header lines
 # ("Schlagworte: Biber, Artenschutz, Dammbau", "Normenketten: BauGB § 34"), which name legal
 # concepts and never a party (the from-scratch dev set: 0 of 3,136 gold spans, 4 false ones;
@@ -303,7 +324,8 @@ def keep_zones(
     office that is no court (:data:`CASE_NUMBER_V9`), no citation in a licence plate
     (:data:`CITATION_V9`), 10 a sole judge's name closing the decision after its last sentence
     (deid.anonymizer.judges.signature_blocks), 11 a Bavarian decision's keywords and chains of
-    norms (:data:`HEADER_LINES`)."""
+    norms (:data:`HEADER_LINES`), 12 the Bundeswehr's orders and sources cited with a title, 13 no
+    court's number after an authority's act and its date ("Bescheid vom … (Az. W 1422/23)")."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -316,7 +338,8 @@ def keep_zones(
                    else CASE_NUMBER_V4 if version >= 4
                    else CASE_NUMBER_V3 if version == 3 else CASE_NUMBER)  # fmt: skip
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in numbers.finditer(text)
-                  if version < 8 or "\n" not in m.group()]  # 8: "1\nAm 14.01" is a margin number and a date
+                  if (version < 8 or "\n" not in m.group())  # 8: "1\nAm 14.01" is a margin number and a date
+                  and (version < 13 or not _authority_file(text, m))]
     echr = cfg.citations and version >= 5
     states = list(_states().finditer(text)) if cfg.states or echr else []
     if cfg.statutes:
@@ -621,7 +644,6 @@ def _lowercase_model_word(text: str, span: Span) -> bool:
 # ("Strafschärfend wirkt, dass …", "Zusammenfassend ist …"): a word in lowercase (wordfreq knows
 # it; "-end", "-ernd", "-elnd") that neither Wiktionary ("Abend", "Westend") nor a gazetteer holds
 _PARTICIPLE = re.compile(r"[A-ZÄÖÜ][a-zäöüß]{3,}(?:e|er|el)nd")
-_SENTENCE_START_BEFORE = re.compile(r"(?:\A|\n|[.!?][ \u00a0])[ \u00a0]*$")
 _PARTICIPLE_MIN_ZIPF = 1.0
 
 
@@ -631,7 +653,7 @@ def participle_at_sentence_start(text: str, span: Span) -> bool:
     return (
         span.source == MODEL_SOURCE
         and _PARTICIPLE.fullmatch(surface) is not None
-        and _SENTENCE_START_BEFORE.search(text, max(0, span.start - 4), span.start) is not None
+        and at_sentence_start(text, span.start)
         and zipf(surface.lower()) >= _PARTICIPLE_MIN_ZIPF
         and lexical_class(surface) == LEX_UNKNOWN
         and surface not in person_and_place_names()

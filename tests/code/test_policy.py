@@ -373,3 +373,51 @@ def test_version_12_keeps_no_document_of_the_file_nor_a_plate(text: str) -> None
     """An expert's, a witness's, a party's or a firm's document of the proceedings, cited with
     its page, names whom the profiles neutralize; a licence plate is no central order."""
     assert keep_zones(text, version=12) == keep_zones(text, version=11)
+
+
+def _case_numbers(text: str, version: int) -> list[str]:
+    return [text[z.start : z.end] for z in keep_zones(text, version=version) if z.label == "CASE_REFERENCE"]
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Den Widerspruch wies das Jobcenter mit Widerspruchsbescheid vom 14. August 2023 (Az. W 2291/23) zurück.",
+         "W 2291/23"),
+        ("Mit Bescheid vom 5. Oktober 2022, Az. U 21/5530172-B, lehnte die Unfallkasse die Anerkennung ab.",
+         "U 21/5530172-B"),
+        ("Die Gemeinde antwortete mit Schreiben vom 03.02.2023 (Az. BV 31/2022), ein Bauantrag sei nötig.",
+         "BV 31/2022"),
+        ("Mit Bescheid vom 7. März 2023 (Az. 4 17 203 311 8) lehnte die Berufsgenossenschaft ab.", "4 17 203 311 8"),
+    ],
+)  # fmt: skip
+def test_version_13_leaves_an_authoritys_number_after_its_act_and_date_to_the_recognizers(text: str, number: str) -> None:
+    """An authority's file number written like a court's ("W 2291/23" as a Würzburg chamber's)
+    is no case number where the authority's act and its date name it; version 12 kept it, so
+    the permit recognizer's span was dropped."""
+    assert not any(number.startswith(z[4:]) or z[4:] in number for z in _case_numbers(text, 13))
+    assert any(z.startswith("Az.") for z in _case_numbers(text, 12))
+    from deid.anonymizer import components  # noqa: F401  (registers the chain's steps)
+    from deid.anonymizer.chain import Chain, step
+    from deid.anonymizer.recognizers.permit_number import PermitNumberRecognizerV8
+
+    spans = PermitNumberRecognizerV8().analyze(text)
+    assert [text[s.start : s.end] for s in spans] == [number]
+    assert Chain([step("keep_zones", 13)])(text, spans) == spans
+    assert Chain([step("keep_zones", 12)])(text, spans) == []
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        # a court's decision and its number; the court's own letter; a prosecutor's file
+        ("Das Sozialgericht wies die Klage mit Gerichtsbescheid vom 2. Mai 2023 (Az. S 12 U 118/22) ab.", "S 12 U 118/22"),
+        ("Das Verwaltungsgericht wies die Klage mit Urteil vom 3. Mai 2022 (Az. W 6 K 21.1234) ab.", "W 6 K 21.1234"),
+        ("Mit gerichtlichem Schreiben vom 4. Mai 2022 (Az. M 5 K 21.4471) wurden die Beteiligten angehört.",
+         "M 5 K 21.4471"),
+        ("Das Verfahren der Staatsanwaltschaft (Az. 52 Js 12345/21) wurde eingestellt.", "52 Js 12345/21"),
+    ],
+)  # fmt: skip
+def test_version_13_keeps_a_courts_number(text: str, number: str) -> None:
+    assert [z for z in _case_numbers(text, 13) if number in z] != []
+    assert _case_numbers(text, 13) == _case_numbers(text, 12)

@@ -233,9 +233,9 @@ def test_a_pipeline_saved_with_flags_loads_as_the_equivalent_chain_at_version_1(
     shipped = load_settings(ROOT / "params.yaml").pipeline.chain
     # ... and the policy, extent and regions steps, which came later (a pipeline saved before has
     # none), plain_compounds, off then (filter_plain_compounds: False) and on again at version 2,
-    # and frequent_words, vehicles, animals and public_figures, new since
+    # and frequent_words, vehicles, animals, public_figures and terms, new since
     later = ("policy", "extent", "regions", "plain_compounds", "frequent_words", "vehicles", "animals",
-             "public_figures")
+             "public_figures", "terms")
     shipped = tuple(s for s in shipped if s.name not in later)
     assert shipped[-1].name == "legal_form"
     # the same settings, but that params.yaml names version 2 of the birth-date recognizer,
@@ -391,10 +391,10 @@ def test_defaults_reproduce_the_chain_before_the_switches(gold, bavaria):
 
     def before_extents(cfg: PipelineConfig) -> PipelineConfig:
         """keep_zones@3, legal_form@1, recognizers@3, consistency@3, common_nouns@1,
-        plain_compounds@1 and no_name_shape@1, without the extent and regions steps (what the
-        reference knows)."""
+        plain_compounds@1, no_name_shape@1 and lowercase@2, without the extent and regions steps
+        (what the reference knows)."""
         pinned = {"keep_zones": 3, "legal_form": 1, "recognizers": 3, "consistency": 3, "common_nouns": 1,
-                  "plain_compounds": 1, "no_name_shape": 1}  # fmt: skip
+                  "plain_compounds": 1, "no_name_shape": 1, "lowercase": 2}  # fmt: skip
         chain = tuple(step(s.name, pinned[s.name]) if s.name in pinned else s for s in cfg.without("extent", "regions").chain)
         return replace(cfg, chain=chain)
 

@@ -297,3 +297,57 @@ def test_no_name_shape_v6_drops_the_decisions_own_structure(text: str, surface: 
 def test_no_name_shape_v6_keeps_names_and_numbers_in_running_text(text: str, surface: str, label: str) -> None:
     span = _at(text, surface, label)
     assert Chain([step("no_name_shape", 6)])(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, word, dropped",
+    [
+        # a word German writes in lowercase inside a sentence, capitalized as a sentence's first
+        ("Die Klägerin hat die Frist versäumt. Unstreitig ist, dass ihr der Bescheid am 3. Mai zuging.",
+         "Unstreitig", True),
+        ("Der Beklagte beruft sich auf Verjährung. Maßgeblich ist der Zeitpunkt der Kenntnis.", "Maßgeblich", True),
+        ("Das Arbeitsverhältnis endete im März.\nBeruht die Kündigung auf einer Erkrankung, gilt anderes.",
+         "Beruht", True),
+        # a name of the lists, a name no everyday word ends like, one after a role: they stay
+        ("Der Zeuge wurde vernommen. Fröhlich gab an, er habe nichts gesehen.", "Fröhlich", False),
+        ("Die Ladung wurde zugestellt. Schneedreher erschien nicht.", "Schneedreher", False),
+        ("Vernommen wurde die Zeugin Maßgeblich.", "Maßgeblich", False),
+    ],
+)  # fmt: skip
+def test_lowercase_v3_drops_a_word_that_is_lowercase_inside_a_sentence_at_a_sentences_start(
+    text: str, word: str, dropped: bool
+) -> None:
+    span = _at(text, word, PERSON, score=0.99)
+    for profile in ("strict", "federal"):
+        chain = Chain([step("lowercase", 3), step("policy", 2, profile=profile)])
+        assert (chain(text, [span]) == []) is dropped
+    assert Chain([step("lowercase", 2)])(text, [span]) == [span]  # version 2 keeps its meaning
+
+
+FEDERAL_TERMS = [step("terms", 1), step("policy", 2, profile="federal")]
+
+
+def test_terms_drops_a_term_the_document_introduces_in_every_mention_under_federal() -> None:
+    text = ("Der Angeklagte überwies das Geld über die sogenannte Hawala an Schneedreher. "
+            "Über die Hawala flossen insgesamt 40.000 €. Die sog. „Clearing-Stelle“ prüfte nichts.")  # fmt: skip
+    terms = [_at(text, "Hawala", OTHER, score=0.99), _at(text, "Hawala", PERSON, nth=1, score=0.99),
+             _at(text, "Clearing-Stelle", ORGANIZATION, score=0.99)]  # fmt: skip
+    name = _at(text, "Schneedreher", PERSON, score=0.99)
+    spans = sorted([*terms, name])
+    assert Chain(FEDERAL_TERMS)(text, spans) == [name]
+    # strict: when in doubt, neutralize
+    assert Chain([step("terms", 1), step("policy", 2, profile="strict")])(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        # a name of the lists, one after a person's role, a word not introduced as a term
+        ("Die sogenannte Fröhlich-Gruppe trat auf. Fröhlich leitete sie.", "Fröhlich"),
+        ("Er traf den sogenannten Wolkenhammer. Der Zeuge Wolkenhammer bestätigte das.", "Wolkenhammer"),
+        ("Die sogenannte Kasse führte Schneedreher.", "Schneedreher"),
+    ],
+)  # fmt: skip
+def test_terms_keeps_a_name(text: str, word: str) -> None:
+    span = _at(text, word, PERSON, nth=text.count(word) - 1, score=0.99)
+    assert Chain(FEDERAL_TERMS)(text, [span]) == [span]
