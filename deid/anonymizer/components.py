@@ -356,6 +356,10 @@ register(RECOGNIZERS, 22, RecognizersConfig,
                      "brand_name.v7: a product's name in quotes after its type or model ('einen Melkroboter des "
                      "Typs „Lactomat VX 2“', 'das Programm „Glanzwerk Premium“'); firm_name.v5: a mutual "
                      "insurer's form written 'VaG' ('bei der Oberpfälzer Landversicherung VaG')")(_recognizers_step(22))  # fmt: skip
+register(RECOGNIZERS, 23, RecognizersConfig,
+         description="recognizers@22 with seat_name.v1: a town of the list right after an authority's word (not a "
+                     "court's), as a seat the profile decides on ('Agentur für Arbeit Weilheim', 'Landratsamt "
+                     "Regen')")(_recognizers_step(23))  # fmt: skip
 
 
 # --- keep zones and span filters: each drops model spans; all judge neighbours on the

@@ -78,7 +78,9 @@ _LINK = (
     r"(?:\s(?:Landkreis|Stadt|Markt|Kreis|Gemeinde))?"
     r"(?:\s(?:in|am|an\sder|bei))?"
 )
-SEAT_BEFORE = re.compile(rf"(?<![\w-])(?:{_AUTHORITY_WORDS}){_LINK}\s$")
+# an authority's or a lower court's word and its link, before the place it sits in
+SEAT_CUE = rf"(?<![\w-])(?:{_AUTHORITY_WORDS}){_LINK}\s"
+SEAT_BEFORE = re.compile(rf"{SEAT_CUE}$")
 # A place as the last words of an institution's or court's name (LER's INN, GRT, ORG spans):
 # what follows the authority word, one to four capitalized words (or "a.d." style particles).
 _PLACE_TAIL = r"(?P<place>[A-ZÄÖÜ][\wäöüß.\-]*(?:\s(?:(?:a\.|i\.|an|am|in|im|ob|bei|vor|der|d\.)\s?)*[A-ZÄÖÜ(][\wäöüß.\-)]*){0,3})"

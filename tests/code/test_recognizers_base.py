@@ -153,12 +153,13 @@ def test_recognizer_modules_import_only_schema_from_deid() -> None:
 
 
 def test_registry_names_are_versioned_and_labels_known() -> None:
-    from deid.schema import FINE_TO_COARSE
+    """A recognizer's label is a fine type, or a role the profiles decide on (a seat)."""
+    from deid.schema import FINE_TO_COARSE, ROLE_LABELS
 
     for name, cls in RECOGNIZERS.items():
         assert re.fullmatch(r"deid\.recognizers\.[a-z_]+\.v\d+", name)
         assert name.split(".")[2] == cls.NAME
-        assert cls.LABEL in FINE_TO_COARSE
+        assert cls.LABEL in FINE_TO_COARSE or cls.LABEL in ROLE_LABELS
 
 
 _ADVERSARIAL = {

@@ -103,6 +103,7 @@ from deid.anonymizer.recognizers.permit_number import (
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer, PlaceNameRecognizerV2
+from deid.anonymizer.recognizers.seat_name import SeatNameRecognizer
 from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizer,
     BrandNameRecognizerV2,
@@ -357,6 +358,8 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.brand_name.v7": BrandNameRecognizerV7,
     # a mutual insurer's form written "VaG"
     "deid.recognizers.firm_name.v5": FirmNameRecognizerV5,
+    # the town after an authority's or a lower court's word ("Agentur für Arbeit Weilheim")
+    "deid.recognizers.seat_name.v1": SeatNameRecognizer,
 }
 
 _SUPERSEDED = {"deid.recognizers.permit_number.v1", "deid.recognizers.contract_number.v1"}
@@ -439,6 +442,7 @@ _CHANGES: dict[int, tuple[dict[str, str], frozenset[str]]] = {
     22: ({"deid.recognizers.contract_number.v13": "deid.recognizers.contract_number.v12",
           "deid.recognizers.brand_name.v7": "deid.recognizers.brand_name.v6",
           "deid.recognizers.firm_name.v5": "deid.recognizers.firm_name.v4"}, frozenset()),
+    23: ({}, frozenset({"deid.recognizers.seat_name.v1"})),
 }  # fmt: skip
 
 
