@@ -101,6 +101,8 @@ def _authority_file(text: str, zone: re.Match[str]) -> bool:
     return _FILE_WORD.match(zone.group()) is not None and (
         _AUTHORITY_ACT_BEFORE.search(text, max(0, zone.start() - _ACT_WINDOW), zone.start()) is not None
     )
+
+
 STATUTE = re.compile(
     r"(?:§§?|Art\.|Artikel)\s?\d+[a-z]?(?:\s?(?:Abs\.|Absatz|Satz|S\.|Nr\.|Buchst\.|lit\.|Alt\.|Halbsatz|Hs\.|UAbs\.|Ziff\.)\s?\d*[a-z]?|\s?(?:und|bis|,|i\.\s?V\.\s?m\.)\s?\d+[a-z]?)*"
     # the law's abbreviation on the same line: across a line break "DE89 …" (an IBAN) would be one

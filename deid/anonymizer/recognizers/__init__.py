@@ -103,7 +103,6 @@ from deid.anonymizer.recognizers.permit_number import (
 )
 from deid.anonymizer.recognizers.phone import PhoneRecognizer
 from deid.anonymizer.recognizers.place_name import PlaceNameRecognizer, PlaceNameRecognizerV2
-from deid.anonymizer.recognizers.seat_name import SeatNameRecognizer
 from deid.anonymizer.recognizers.quoted_name import (
     BrandNameRecognizer,
     BrandNameRecognizerV2,
@@ -119,6 +118,7 @@ from deid.anonymizer.recognizers.quoted_name import (
     VenueNameRecognizerV5,
 )
 from deid.anonymizer.recognizers.role_name import RoleNameRecognizer, RoleNameRecognizerV2, RoleNameRecognizerV3
+from deid.anonymizer.recognizers.seat_name import SeatNameRecognizer
 from deid.anonymizer.recognizers.social_security import SocialSecurityRecognizer
 from deid.anonymizer.recognizers.street_name import (
     StreetNameRecognizer,
@@ -358,7 +358,7 @@ RECOGNIZERS: dict[str, type[PatternRecognizer]] = {
     "deid.recognizers.brand_name.v7": BrandNameRecognizerV7,
     # a mutual insurer's form written "VaG"
     "deid.recognizers.firm_name.v5": FirmNameRecognizerV5,
-    # the town after an authority's or a lower court's word ("Agentur für Arbeit Weilheim")
+    # the town after an authority's word, not a court's ("Agentur für Arbeit Weilheim")
     "deid.recognizers.seat_name.v1": SeatNameRecognizer,
 }
 
