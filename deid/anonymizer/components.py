@@ -698,16 +698,7 @@ def lowercase_v2(cfg: NoConfig) -> Step:
     return run
 
 
-def _lowercase_at_sentence_start(text: str, span: Span, context: ChainContext) -> bool:
-    """A lone model word at a sentence's start that is lowercase inside a sentence
-    (deid.words.written: "Unstreitig ist …", "Beruht die Kündigung …") and no Wiktionary noun."""
-    word = text[span.start : span.end]
-    return (
-        at_sentence_start(text, span.start)
-        and lowercase_elsewhere(word)
-        and lexical_class(word) == LEX_UNKNOWN
-        and _lone_model_word(text, span, context)
-    )
+_ONE_HYPHENATED_WORD = re.compile(rf"{CAPITALIZED_WORD}(?:-{CAPITALIZED_WORD})*")
 
 
 def _lone_model_word(text: str, span: Span, context: ChainContext) -> bool:
@@ -725,7 +716,16 @@ def _lone_model_word(text: str, span: Span, context: ChainContext) -> bool:
     )
 
 
-_ONE_HYPHENATED_WORD = re.compile(rf"{CAPITALIZED_WORD}(?:-{CAPITALIZED_WORD})*")
+def _lowercase_at_sentence_start(text: str, span: Span, context: ChainContext) -> bool:
+    """A lone model word at a sentence's start that is lowercase inside a sentence
+    (deid.words.written: "Unstreitig ist …", "Beruht die Kündigung …") and no Wiktionary noun."""
+    word = text[span.start : span.end]
+    return (
+        at_sentence_start(text, span.start)
+        and lowercase_elsewhere(word)
+        and lexical_class(word) == LEX_UNKNOWN
+        and _lone_model_word(text, span, context)
+    )
 
 
 @register(LOWERCASE, 3, NoConfig, filter=True,
