@@ -366,6 +366,11 @@ register(RECOGNIZERS, 23, RecognizersConfig,
 # spans as they entered the first of them (ChainContext.candidates) ------------------------
 
 
+def _court_seat(span: Span, version: int) -> bool:
+    """A seat the keep zones leave to the profile, as a court's (keep_zones@14: the model's only)."""
+    return span.label == SEAT and (version < 14 or span.source == MODEL_SOURCE)
+
+
 def _keep_zones_step(version: int) -> Callable[[KeepZonesConfig], Step]:
     """The factory of the keep-zones step ``version`` (deid.anonymizer.policy.keep_zones)."""
 
@@ -376,12 +381,15 @@ def _keep_zones_step(version: int) -> Callable[[KeepZonesConfig], Step]:
             # a seat inside a court's name is the profile's to judge (the policy step): no
             # span had that label before the model learnt roles, so every pipeline gated
             # with versions 1 and 2 gives the spans it gave. From version 4 on, a "seat" in a
-            # judge's zone is the judge's name ("Richterin am Arbeitsgericht Obermaier")
+            # judge's zone is the judge's name ("Richterin am Arbeitsgericht Obermaier"). From
+            # version 14 on, only the model's seats: the seat recognizer reads an authority's
+            # seat, never a court's, and a zone that holds one (a European case's name) keeps it
             judges = [z for z in zones if z.label == JUDGE] if version >= 4 else []
             judge_starts = [z.start for z in judges]
             return [
                 s for s in spans
-                if not (in_keep_zone(judges, judge_starts, s) if s.label == SEAT else in_keep_zone(zones, starts, s))
+                if not (in_keep_zone(judges, judge_starts, s) if _court_seat(s, version)
+                        else in_keep_zone(zones, starts, s))
             ]  # fmt: skip
 
         return run
@@ -442,6 +450,10 @@ register(KEEP_ZONES, 13, KeepZonesConfig, filter=True,
                      "authority's file number, however much it looks like a court's ('Widerspruchsbescheid vom 11. "
                      "Juli 2023 (Az. W 1422/23)', 'Schreiben vom 12.01.2023 (Az. BV 17/2022)'), not a "
                      "'Gerichtsbescheid'")(_keep_zones_step(13))  # fmt: skip
+register(KEEP_ZONES, 14, KeepZonesConfig, filter=True,
+         description="keep_zones@13; a European case's name in brackets after its number is a citation ('C-677/16 "
+                     "– [Montero Mateos]'), and a seat the recognizers found (an authority's) is judged by every "
+                     "zone; only the model's seats are left to the profile as a court's")(_keep_zones_step(14))  # fmt: skip
 
 
 @dataclass(frozen=True)

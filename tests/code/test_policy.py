@@ -421,3 +421,54 @@ def test_version_13_leaves_an_authoritys_number_after_its_act_and_date_to_the_re
 def test_version_13_keeps_a_courts_number(text: str, number: str) -> None:
     assert [z for z in _case_numbers(text, 13) if number in z] != []
     assert _case_numbers(text, 13) == _case_numbers(text, 12)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("(vgl. EuGH 5. Juni 2018 - C-677/16 - [Montero Mateos] Rn. 57)", "Montero Mateos"),
+        ("So hat es der Gerichtshof entschieden (EuGH 14. Dezember 2023 – C-456/22 – [Gemeinde Ummendorf] Rn. 19).",
+         "Gemeinde Ummendorf"),
+        ("(EuGH 22. April 2010 - C-486/08 - [Zentralbetriebsrat der Landeskrankenhäuser Tirols] Rn. 32)",
+         "Zentralbetriebsrat der Landeskrankenhäuser Tirols"),
+    ],
+)  # fmt: skip
+def test_version_14_keeps_a_european_cases_name_in_brackets(text: str, name: str) -> None:
+    """The Federal Labour Court cites the Court of Justice's cases with their names in brackets
+    after the number (55 times in the bundled training and validation decisions); the court
+    publishes them, as the comma form of version 5."""
+    start = text.index(name)
+    assert any(z.start < start and start + len(name) < z.end for z in keep_zones(text, version=14))
+    assert not any(z.start <= start < z.end for z in keep_zones(text, version=13))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Die Lieferung an die Schreinerei Huber, C-Straße 4/12, erfolgte am 3. Mai.",
+        "Im Bauteil C-12/22 [Nordflügel] wohnt die Klägerin seit 2019.",
+        "Der Beklagte berief sich auf die Regelung 14/5 des Mietvertrags [Anlage K 3].",
+    ],
+)
+def test_version_14_keeps_no_other_brackets(text: str) -> None:
+    assert keep_zones(text, version=14) == keep_zones(text, version=13)
+
+
+def test_version_14_judges_a_recognized_seat_by_every_zone() -> None:
+    """The seat recognizer reads a town after an authority's word, also in a European case's
+    name; up to version 13 every seat was left to the profile as if it were a court's."""
+    from deid.anonymizer import components  # noqa: F401  (registers the chain's steps)
+    from deid.anonymizer.chain import Chain, step
+    from deid.anonymizer.recognizers.seat_name import SeatNameRecognizer
+    from deid.schema import MODEL_SOURCE, SEAT, Span
+
+    text = "So hat es der Gerichtshof entschieden (EuGH 14. Dezember 2023 – C-456/22 – [Gemeinde Ummendorf] Rn. 19)."
+    spans = SeatNameRecognizer().analyze(text)
+    assert [(text[s.start : s.end], s.label) for s in spans] == [("Ummendorf", SEAT)]
+    assert Chain([step("keep_zones", 14)])(text, spans) == []
+    assert Chain([step("keep_zones", 13)])(text, spans) == spans
+    # a seat in a court's name stays the profile's: "Amtsgericht Erding" as the model reads it
+    court = "Das Amtsgericht Erding (Az. 2 C 118/23) wies die Klage ab."
+    seat = Span(court.index("Erding"), court.index("Erding") + 6, SEAT, 0.9, MODEL_SOURCE)
+    assert Chain([step("keep_zones", 14)])(court, [seat]) == [seat]
+    assert Chain([step("keep_zones", 14)])(court, [Span(seat.start, seat.end, SEAT, 0.8, "seat_name")]) == []

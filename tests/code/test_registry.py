@@ -234,7 +234,7 @@ def test_version_registered_with_challenger_alias(store, logged) -> None:
     # the rule code it was evaluated with: chain components and versions, and the commit
     assert mv.tags["git.dirty"] in {"true", "false"}
     assert mv.tags["pipeline.chain"] == ",".join(f"{s.name}@{s.version}" for s in PipelineConfig().chain)
-    assert mv.tags["pipeline.chain"].startswith("model@4,recognizers@23,keep_zones@13,regions@2,")
+    assert mv.tags["pipeline.chain"].startswith("model@4,recognizers@23,keep_zones@14,regions@2,")
     assert registry.version_tag(registry.MODEL_NAME, logged.version, "pipeline.chain", store["uri"]) == mv.tags["pipeline.chain"]
     listed = registry.list_versions(store["uri"])
     assert logged.version in [v.version for v in listed]
