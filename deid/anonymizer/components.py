@@ -453,7 +453,8 @@ register(KEEP_ZONES, 13, KeepZonesConfig, filter=True,
 register(KEEP_ZONES, 14, KeepZonesConfig, filter=True,
          description="keep_zones@13; a European case's name in brackets after its number is a citation ('C-677/16 "
                      "– [Montero Mateos]'), and a seat the recognizers found (an authority's) is judged by every "
-                     "zone; only the model's seats are left to the profile as a court's")(_keep_zones_step(14))  # fmt: skip
+                     "zone; only the model's seats are left to the profile as a court's; a fee schedule's "
+                     "positions are law ('Nr. 3100 VV RVG', 'Nr. 9010 GOZ')")(_keep_zones_step(14))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -210,6 +210,16 @@ EU_CASE_PARTIES = re.compile(
 # it; 55 in the bundled training and validation decisions, none with a gold span of the dev sets
 # inside
 EU_CASE_NAME_BRACKETED = re.compile(r"\b[CT]-\s?\d{1,4}/\d{2}(?:\sP)?\s?[-–]\s?\[[^\]\n]{1,80}\]")
+# Version 14: a position of a fee schedule, part of a law ("Nr. 3100 VV RVG", "Nrn. 3100, 3104 VV
+# RVG", "Nr. 1210 KV GKG", "Nr. 9010 GOZ"): the model read a dentist's fee number as an
+# identifier (batches 88-91); 27 in the bundled training and validation decisions and the dev
+# sets, none with a gold span inside
+_FEE_LAWS = r"(?:RVG|GKG|GNotKG|FamGKG|GvKostG|JVEG|GOZ|GOÄ|BEMA|EBM)"
+FEE_SCHEDULE = re.compile(
+    r"\b(?:Nrn?\.|Nummern?|Ziff(?:ern?|\.))[ \u00a0]?\d{1,5}[a-z]?"
+    r"(?:[ \u00a0]?(?:,|und|bis|-|–|/)[ \u00a0]?\d{1,5}[a-z]?)*[ \u00a0]"
+    rf"(?:(?:VV|KV|GV|der[ \u00a0]Anlage[ \u00a0]\d)[ \u00a0])?{_FEE_LAWS}\b"
+)
 _ECHR_APPLICANT = re.compile(rf"(?<![\w\-/]){CAPITALIZED_NAME}(?:\su\.\s?a\.)?\s?/\s?$")
 # Web addresses of courts, legal databases and public bodies are sources, not parties
 # ("BVerfG, Beschluss vom 13. Juli 2017 - 1 BvR 1202/17 -, www.bverfg.de, Rn. 19"). A host
@@ -333,7 +343,8 @@ def keep_zones(
     (deid.anonymizer.judges.signature_blocks), 11 a Bavarian decision's keywords and chains of
     norms (:data:`HEADER_LINES`), 12 the Bundeswehr's orders and sources cited with a title, 13 no
     court's number after an authority's act and its date ("Bescheid vom … (Az. W 1422/23)"), 14 a
-    European case's name in brackets after its number (:data:`EU_CASE_NAME_BRACKETED`)."""
+    European case's name in brackets after its number (:data:`EU_CASE_NAME_BRACKETED`) and a fee
+    schedule's positions (:data:`FEE_SCHEDULE`)."""
     if version not in KEEP_ZONES_VERSIONS:
         raise ValueError(f"keep_zones has versions {KEEP_ZONES_VERSIONS}, not {version}")
     cfg = cfg.zones if isinstance(cfg, PolicyConfig) else cfg or KeepZonesConfig()
@@ -355,6 +366,8 @@ def keep_zones(
         if version >= 5:
             regulation = REGULATION_V12 if version >= 12 else REGULATION
             zones += [Span(m.start(), m.end(), "LAW") for m in regulation.finditer(text)]
+        if version >= 14:
+            zones += [Span(m.start(), m.end(), "LAW") for m in FEE_SCHEDULE.finditer(text)]
     if cfg.citations:
         citation = CITATION_V9 if version >= 9 else CITATION
         zones += [Span(m.start(), m.end(), "CASE_REFERENCE") for m in citation.finditer(text)]

@@ -454,6 +454,35 @@ def test_version_14_keeps_no_other_brackets(text: str) -> None:
     assert keep_zones(text, version=14) == keep_zones(text, version=13)
 
 
+@pytest.mark.parametrize(
+    "text, zone",
+    [
+        ("Erstattungsfähig sind die Verfahrensgebühr nach Nr. 3100 VV RVG und die Pauschale nach Nr. 7002 VV RVG.",
+         "Nr. 3100 VV RVG"),
+        ("Für das Setzen des Implantats (Nr. 9010 GOZ) verlangte die Praxis den 3,5-fachen Satz.", "Nr. 9010 GOZ"),
+        ("Die Gebühr nach Nr. 1210 KV GKG ermäßigt sich auf eine Gebühr.", "Nr. 1210 KV GKG"),
+        ("Angefallen sind die Gebühren nach Nrn. 3100, 3104 VV RVG.", "Nrn. 3100, 3104 VV RVG"),
+        ("Die Hausärztin rechnete die Beratung nach Nr. 1 GOÄ ab.", "Nr. 1 GOÄ"),
+    ],
+)  # fmt: skip
+def test_version_14_keeps_a_fee_schedules_positions(text: str, zone: str) -> None:
+    """A position of the lawyers', the courts' or the doctors' fee schedule is part of a law; the
+    model read a dentist's fee number as an identifier (batches 88 to 91)."""
+    assert (zone, "LAW") in [(text[z.start : z.end], z.label) for z in keep_zones(text, version=14)]
+    assert zone not in [text[z.start : z.end] for z in keep_zones(text, version=13)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Der Kläger zahlte die Rechnung Nr. 3100 vom 4. Mai 2023 nicht.",
+        "Die Abrechnung nach dem RVG (Rechnung Nr. 2023-118) blieb offen.",
+    ],
+)
+def test_version_14_keeps_no_other_number(text: str) -> None:
+    assert keep_zones(text, version=14) == keep_zones(text, version=13)
+
+
 def test_version_14_judges_a_recognized_seat_by_every_zone() -> None:
     """The seat recognizer reads a town after an authority's word, also in a European case's
     name; up to version 13 every seat was left to the profile as if it were a court's."""
