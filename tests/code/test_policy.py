@@ -435,7 +435,7 @@ def test_version_13_keeps_a_courts_number(text: str, number: str) -> None:
 )  # fmt: skip
 def test_version_14_keeps_a_european_cases_name_in_brackets(text: str, name: str) -> None:
     """The Federal Labour Court cites the Court of Justice's cases with their names in brackets
-    after the number (55 times in the bundled training and validation decisions); the court
+    after the number (147 times in the bundled training and validation decisions); the court
     publishes them, as the comma form of version 5."""
     start = text.index(name)
     assert any(z.start < start and start + len(name) < z.end for z in keep_zones(text, version=14))
