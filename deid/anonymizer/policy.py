@@ -201,15 +201,16 @@ REGULATION_V12 = re.compile(
     rf"|\b(?:ZE|Zentralerlass(?:es)?(?:\s\(ZE\))?|ZDv|Zentralen?\sDienstvorschrift|AR|Erlass(?:es)?)"
     rf"\s{_REGULATION_NUMBER_V12}"
 )
+_EU_CASE_NUMBER = r"\b[CT]-\s?\d{1,4}/\d{2}(?:\sP)?"  # the Court of Justice's ("C-17/10") or General Court's
 EU_CASE_PARTIES = re.compile(
-    r"\b[CT]-\s?\d{1,4}/\d{2}(?:\sP)?(?:\s?\[ECLI:[^\]\n]{1,40}\])?,\s"
+    rf"{_EU_CASE_NUMBER}(?:\s?\[ECLI:[^\]\n]{{1,40}}\])?,\s"
     rf"{CAPITALIZED_NAME}(?:\s(?:{CAPITALIZED_NAME}|u\.\s?a\.)){{0,4}}"
 )
 # Version 14: the Federal Labour Court's form of the same, the case's name in brackets after its
 # number ("C-677/16 – [Montero Mateos]", "C-456/22 – [Gemeinde Ummendorf]"): the court publishes
 # it; 147 in the bundled training and validation decisions, none with a gold span of the dev sets
 # inside
-EU_CASE_NAME_BRACKETED = re.compile(r"\b[CT]-\s?\d{1,4}/\d{2}(?:\sP)?\s?[-–]\s?\[[^\]\n]{1,80}\]")
+EU_CASE_NAME_BRACKETED = re.compile(rf"{_EU_CASE_NUMBER}\s?[-–]\s?\[[^\]\n]{{1,80}}\]")
 # Version 14: a position of a fee schedule, part of a law ("Nr. 3100 VV RVG", "Nrn. 3100, 3104 VV
 # RVG", "Nr. 1210 KV GKG", "Nr. 9010 GOZ"): the model read a dentist's fee number as an
 # identifier (batches 88-91); 30 in the bundled training and validation decisions and the dev
